@@ -1,0 +1,69 @@
+// The contract between data sources (memtables, SSTables) and the consumers
+// that merge them (the read path, flush, compaction). A source yields, per
+// partition, its partition deletion, static row, range tombstones and an
+// iterator over its rows in storage (clustering) order, or reversed.
+// Sources return raw data: shadowed cells, tombstones and expired cells are
+// left for the consumer to reconcile at `now`.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "cassette/query.h"
+#include "cassette/status.h"
+#include "engine/mutation/partition_update.h"
+
+namespace cassette {
+
+class RowIterator {
+ public:
+  virtual ~RowIterator() = default;
+  virtual bool Valid() const = 0;
+  // REQUIRES: Valid(). The reference stays valid until Next().
+  virtual const Row& row() const = 0;
+  virtual void Next() = 0;
+  // An error ends the iteration (Valid() turns false) and stays here.
+  virtual Status status() const = 0;
+};
+
+// One partition from one source.
+struct PartitionContent {
+  DecoratedKey key;
+  DeletionTime partition_deletion;
+  Row static_row;
+  // Only those intersecting the requested clustering range.
+  std::vector<RangeTombstone> range_tombstones;
+  std::unique_ptr<RowIterator> rows;
+};
+
+// Partitions of one source in partition order (token, then key bytes).
+class PartitionIterator {
+ public:
+  virtual ~PartitionIterator() = default;
+  virtual bool Valid() const = 0;
+  // REQUIRES: Valid(). The content (and its row iterator) stays valid until Next().
+  virtual PartitionContent& partition() = 0;
+  virtual void Next() = 0;
+  virtual Status status() const = 0;
+};
+
+// A RowIterator over rows held in memory (forward, or reversed).
+class VectorRowIterator final : public RowIterator {
+ public:
+  explicit VectorRowIterator(std::vector<Row> rows, bool reversed = false);
+  bool Valid() const override { return pos_ < rows_.size(); }
+  const Row& row() const override { return rows_[reversed_ ? rows_.size() - 1 - pos_ : pos_]; }
+  void Next() override { ++pos_; }
+  Status status() const override { return Status::OK(); }
+
+ private:
+  std::vector<Row> rows_;
+  bool reversed_;
+  size_t pos_ = 0;
+};
+
+// Materializes a PartitionContent into a PartitionUpdate (drains the rows).
+Result<PartitionUpdate> Materialize(PartitionContent& content);
+
+}  // namespace cassette

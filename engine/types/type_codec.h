@@ -1,0 +1,45 @@
+// Operations on serialized values of a DataType: validation, Cassandra's
+// comparison order, literal parsing and output formatting (cqlsh and SELECT
+// JSON), and the binary form of a DataType itself for the schema file.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "cassette/status.h"
+#include "cassette/value.h"
+
+namespace cassette {
+
+// InvalidRequest when the bytes are not a valid value of `type`
+// (wrong length, bad UTF-8 for text, non-ASCII for ascii, ...).
+Status ValidateValue(const DataType& type, std::string_view serialized);
+
+// Cassandra's order (<0, 0, >0): signed for integers and timestamps,
+// unsigned bytes for text/blob, numeric for varint/decimal, timeuuid by
+// embedded time, collections element-wise.
+int CompareValues(const DataType& type, std::string_view a, std::string_view b);
+
+// Parses a CQL literal for `type` into serialized bytes. Strings may be
+// quoted ('it''s') or bare; timestamps accept Cassandra's date formats;
+// collections use [..], {..}, {k: v}. InvalidRequest with Cassandra's
+// message on mismatch.
+Result<std::string> ParseLiteral(const DataType& type, std::string_view literal);
+
+// cqlsh rendering: timestamps as "2024-01-15 10:15:00.000000+0000", text
+// unquoted at top level, blobs as 0x.., floats shortest round-trip.
+std::string FormatValue(const DataType& type, std::string_view serialized);
+// SELECT JSON rendering: timestamps "2024-01-15 10:15:00.000Z", blobs "0x..",
+// numbers bare, collections as JSON arrays/objects.
+std::string FormatJson(const DataType& type, std::string_view serialized);
+
+// Binary form of a type for the schema file.
+void EncodeDataType(const DataType& type, std::string* out);
+Status DecodeDataType(std::string_view* in, DataType* type);
+
+// Element encodings inside a serialized (frozen or whole) collection value,
+// Cassandra's format: [int32 count] then per element [int32 len][bytes].
+std::string SerializeCollection(const std::vector<std::string>& elements);
+Status DeserializeCollection(std::string_view serialized, std::vector<std::string>* elements);
+
+}  // namespace cassette

@@ -1,0 +1,54 @@
+// Options for opening a Database. A plain struct with in-class defaults;
+// Validate() reports every problem at once.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+
+#include "cassette/clock.h"
+#include "cassette/file_system.h"
+#include "cassette/scheduler.h"
+#include "cassette/status.h"
+
+namespace cassette {
+
+enum class CommitLogSync : uint8_t {
+  // Acknowledged at once; fsynced every commitlog_sync_period_ms. A power loss
+  // can lose up to one period of acknowledged writes.
+  kPeriodic,
+  // Acknowledged after the fsync that covers it; fsyncs at most once per
+  // commitlog_sync_group_window_ms, shared by every write in the window.
+  kGroup,
+  // Acknowledged after the fsync that covers it; concurrent writers share fsyncs.
+  kBatch,
+};
+
+struct Options {
+  std::shared_ptr<FileSystem> file_system = NewPosixFileSystem();
+  std::shared_ptr<Clock> clock = SystemClock();
+  // Null: an internal pool of background_threads threads.
+  std::shared_ptr<Scheduler> scheduler;
+  int background_threads = 2;
+
+  bool create_if_missing = true;
+  // Open without the write lock and refuse every write (a second view for tools).
+  bool read_only = false;
+
+  bool commitlog_enabled = true;
+  CommitLogSync commitlog_sync = CommitLogSync::kPeriodic;
+  int64_t commitlog_sync_period_ms = 10000;
+  int64_t commitlog_sync_group_window_ms = 1000;
+  uint64_t commitlog_segment_size = 32ull << 20;
+  // Largest mutation accepted (Cassandra: half a segment).
+  uint64_t max_mutation_size = 16ull << 20;
+
+  // A table's memtable is flushed once it holds this many bytes.
+  uint64_t memtable_flush_threshold = 64ull << 20;
+
+  int64_t tombstone_warn_threshold = 1000;
+  int64_t tombstone_failure_threshold = 100000;
+
+  Status Validate() const;
+};
+
+}  // namespace cassette
