@@ -39,8 +39,7 @@ struct Cell {
   // Live at now_sec: not a tombstone and not expired (expiry is at the first
   // second where now_sec >= local_deletion_time).
   bool IsLive(int64_t now_sec) const {
-    return local_deletion_time == kNoDeletionTime ||
-           (ttl > 0 && now_sec < local_deletion_time);
+    return local_deletion_time == kNoDeletionTime || (ttl > 0 && now_sec < local_deletion_time);
   }
   friend bool operator==(const Cell&, const Cell&) = default;
 };

@@ -19,6 +19,8 @@ struct DecoratedKey {
   // token (8 bytes big-endian with the sign bit flipped) followed by key:
   // memcmp order of sort keys is partition order.
   std::string SortKey() const;
+  // REQUIRES: sort_key came from SortKey(). A shorter input than 8 bytes
+  // reads its missing token bytes as zero and yields an empty key.
   static DecoratedKey FromSortKey(std::string_view sort_key);
 
   friend bool operator==(const DecoratedKey&, const DecoratedKey&) = default;

@@ -16,9 +16,7 @@ struct DeletionTime {
   static DeletionTime Live() { return {}; }
   bool IsLive() const { return marked_for_delete_at == kNoTimestamp; }
   // True when data written at `timestamp` is shadowed by this deletion.
-  bool Deletes(int64_t timestamp) const {
-    return !IsLive() && timestamp <= marked_for_delete_at;
-  }
+  bool Deletes(int64_t timestamp) const { return !IsLive() && timestamp <= marked_for_delete_at; }
   // Larger timestamp wins, then larger local deletion time.
   bool Supersedes(const DeletionTime& other) const {
     return marked_for_delete_at > other.marked_for_delete_at ||

@@ -19,7 +19,10 @@ struct PartitionUpdate {
   std::vector<RangeTombstone> range_tombstones;
   std::vector<Row> rows;  // sorted by clustering, unique
 
-  // Lowest and highest write timestamp of anything in the update.
+  // Lowest and highest write timestamp of anything in the update: cells,
+  // markers, and row, range, partition and complex deletions. An update that
+  // holds none returns the identities of min/max (INT64_MAX, INT64_MIN), so
+  // folding them over many updates needs no special case.
   int64_t MinTimestamp() const;
   int64_t MaxTimestamp() const;
   // Approximate in-memory size, for memtable accounting and size limits.

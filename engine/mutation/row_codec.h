@@ -3,7 +3,10 @@
 // Timestamps, deletion times and TTLs are written as varint deltas against
 // an EncodingStats base (Cassandra's EncodingStats), so time-series cells
 // with nearby timestamps cost one or two bytes each. Decoders never trust
-// their input: they return Corruption, never crash. Format: docs/FORMAT.md.
+// their input: they return Corruption (naming the offset from where decoding
+// started), never crash, and advance *in only on success. Decoded rows are
+// valid: columns sorted and unique, collection cells sorted by path.
+// Byte layout: FORMAT.md beside this file.
 #pragma once
 
 #include <cstdint>
@@ -34,10 +37,8 @@ Status DecodeRow(std::string_view* in, const EncodingStats& stats, Row* row);
 void EncodeDeletionTime(const DeletionTime& d, const EncodingStats& stats, std::string* out);
 Status DecodeDeletionTime(std::string_view* in, const EncodingStats& stats, DeletionTime* d);
 
-void EncodeRangeTombstone(const RangeTombstone& rt, const EncodingStats& stats,
-                          std::string* out);
-Status DecodeRangeTombstone(std::string_view* in, const EncodingStats& stats,
-                            RangeTombstone* rt);
+void EncodeRangeTombstone(const RangeTombstone& rt, const EncodingStats& stats, std::string* out);
+Status DecodeRangeTombstone(std::string_view* in, const EncodingStats& stats, RangeTombstone* rt);
 
 // A whole update, self-contained (its own EncodingStats inside).
 void EncodePartitionUpdate(const PartitionUpdate& update, std::string* out);

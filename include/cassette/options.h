@@ -44,6 +44,8 @@ struct Options {
 
   // A table's memtable is flushed once it holds this many bytes.
   uint64_t memtable_flush_threshold = 64ull << 20;
+  // Decompressed SSTable chunks kept in memory, shared by every table.
+  uint64_t block_cache_size = 32ull << 20;
 
   int64_t tombstone_warn_threshold = 1000;
   int64_t tombstone_failure_threshold = 100000;

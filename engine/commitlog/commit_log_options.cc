@@ -1,0 +1,45 @@
+#include "engine/commitlog/commit_log_options.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "engine/commitlog/commit_log_format.h"
+
+namespace cassette {
+
+Status CommitLogOptions::Validate() const {
+  std::vector<std::string> problems;
+  if (dir.empty()) problems.push_back("dir must not be empty");
+  const uint64_t min_segment = kCommitLogSegmentHeaderSize + kCommitLogRecordOverhead + 1;
+  if (segment_size < min_segment) {
+    problems.push_back("segment_size " + std::to_string(segment_size) + " must be at least " +
+                       std::to_string(min_segment));
+  }
+  if (sync_period_ms < 0) {
+    problems.push_back("sync_period_ms " + std::to_string(sync_period_ms) +
+                       " must not be negative");
+  }
+  if (group_window_ms < 0) {
+    problems.push_back("group_window_ms " + std::to_string(group_window_ms) +
+                       " must not be negative");
+  }
+  if (background_sync && sync == CommitLogSync::kPeriodic && sync_period_ms <= 0) {
+    problems.push_back("background_sync needs sync_period_ms > 0");
+  }
+  if (problems.empty()) return Status::OK();
+  std::string message = "invalid commit log options: ";
+  for (size_t i = 0; i < problems.size(); ++i) {
+    if (i > 0) message += "; ";
+    message += problems[i];
+  }
+  return Status::InvalidArgument(std::move(message));
+}
+
+uint64_t CommitLogOptions::MaxRecordSize() const {
+  const uint64_t framing = kCommitLogSegmentHeaderSize + kCommitLogRecordOverhead;
+  if (segment_size <= framing) return 0;
+  return std::min<uint64_t>(segment_size - framing, UINT32_MAX);
+}
+
+}  // namespace cassette

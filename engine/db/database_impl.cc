@@ -1,0 +1,465 @@
+#include "engine/db/database_impl.h"
+
+#include <algorithm>
+#include <charconv>
+
+#include "engine/db/commit_record.h"
+#include "engine/db/mutation_converter.h"
+#include "engine/db/query_converter.h"
+#include "engine/mutation/row_codec.h"
+#include "engine/mutation/timestamps.h"
+#include "engine/sstable/sstable_writer.h"
+
+namespace cassette {
+
+namespace {
+
+constexpr char kLockFileName[] = "LOCK";
+constexpr char kSSTableSuffix[] = ".sst";
+
+int OptionInt(const std::map<std::string, std::string>& options, const std::string& key,
+              int fallback) {
+  auto it = options.find(key);
+  if (it == options.end()) return fallback;
+  int value = fallback;
+  std::from_chars(it->second.data(), it->second.data() + it->second.size(), value);
+  return value;
+}
+
+// The generation in "<generation>.sst", or 0 when the name is not an SSTable.
+uint64_t GenerationOf(const std::string& name) {
+  const size_t suffix = sizeof(kSSTableSuffix) - 1;
+  if (name.size() <= suffix || name.compare(name.size() - suffix, suffix, kSSTableSuffix) != 0) {
+    return 0;
+  }
+  uint64_t generation = 0;
+  auto [ptr, ec] = std::from_chars(name.data(), name.data() + name.size() - suffix, generation);
+  return ec == std::errc() && ptr == name.data() + name.size() - suffix ? generation : 0;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Database>> Database::Open(const Options& options, const std::string& path) {
+  auto db = std::make_unique<DatabaseImpl>(options, path);
+  CASSETTE_RETURN_IF_ERROR(db->Open());
+  return std::unique_ptr<Database>(std::move(db));
+}
+
+DatabaseImpl::DatabaseImpl(const Options& options, std::string path)
+    : options_(options), path_(std::move(path)), fs_(options.file_system.get()) {}
+
+DatabaseImpl::~DatabaseImpl() { Close().IgnoreError(); }
+
+std::string DatabaseImpl::TableDir(const TableSchema& schema, uint64_t id) const {
+  return path_ + "/" + schema.keyspace() + "/" + schema.name() + "-" + std::to_string(id);
+}
+
+std::string DatabaseImpl::SSTablePath(const std::string& table_dir, uint64_t generation) const {
+  char name[32];
+  std::snprintf(name, sizeof(name), "%06llu", static_cast<unsigned long long>(generation));
+  return table_dir + "/" + name + kSSTableSuffix;
+}
+
+Status DatabaseImpl::Open() {
+  CASSETTE_RETURN_IF_ERROR(options_.Validate());
+  scheduler_ = options_.scheduler ? options_.scheduler
+                                  : NewThreadPoolScheduler(options_.background_threads);
+  const bool exists = fs_->FileExists(path_ + "/" + kManifestFileName);
+  if (!exists && (options_.read_only || !options_.create_if_missing)) {
+    return Status::NotFound(path_ + ": no cassette database here (MANIFEST missing)");
+  }
+  if (!options_.read_only) {
+    CASSETTE_RETURN_IF_ERROR(fs_->CreateDirs(path_));
+    auto lock = fs_->LockFile(path_ + "/" + kLockFileName);
+    if (!lock.ok()) {
+      if (lock.status().IsBusy()) {
+        return Status::Busy(path_ + " is in use by another process (" + kLockFileName +
+                            " is held)");
+      }
+      return lock.status();
+    }
+    lock_ = std::move(lock).value();
+  }
+  CASSETTE_ASSIGN_OR_RETURN(std::optional<ManifestState> manifest, ReadManifest(fs_, path_));
+  if (manifest) {
+    state_ = std::move(*manifest);
+  } else {
+    CASSETTE_RETURN_IF_ERROR(WriteManifest(fs_, path_, state_));
+  }
+  block_cache_ = std::make_unique<BlockCache>(options_.block_cache_size);
+  CASSETTE_RETURN_IF_ERROR(LoadTables());
+  if (!options_.read_only) CASSETTE_RETURN_IF_ERROR(RemoveOrphanFiles());
+
+  uint64_t max_segment_id = 0;
+  bool replayed = false;
+  CASSETTE_RETURN_IF_ERROR(ReplayCommitLog(&max_segment_id, &replayed));
+  if (options_.read_only) return Status::OK();
+
+  if (options_.commitlog_enabled) {
+    CommitLogOptions log_options;
+    log_options.dir = CommitLogDir();
+    log_options.segment_size = options_.commitlog_segment_size;
+    log_options.sync = options_.commitlog_sync;
+    log_options.sync_period_ms = options_.commitlog_sync_period_ms;
+    log_options.group_window_ms = options_.commitlog_sync_group_window_ms;
+    // Real time passes by itself only on a real clock: a manual clock gets
+    // no background syncer, so runs stay deterministic.
+    log_options.background_sync = dynamic_cast<ManualClock*>(options_.clock.get()) == nullptr;
+    CASSETTE_ASSIGN_OR_RETURN(
+        commit_log_,
+        CommitLog::Open(fs_, options_.clock.get(), log_options, max_segment_id + 1));
+    std::vector<uint64_t> old_segments;
+    if (fs_->FileExists(CommitLogDir())) {
+      CASSETTE_ASSIGN_OR_RETURN(old_segments, ListCommitLogSegments(fs_, CommitLogDir()));
+    }
+    old_segments.erase(std::remove(old_segments.begin(), old_segments.end(), max_segment_id + 1),
+                       old_segments.end());
+    commit_log_->AdoptSegments(std::move(old_segments));
+  }
+  // Replayed data is flushed at once (as Cassandra does), so the old
+  // segments can go.
+  if (replayed) CASSETTE_RETURN_IF_ERROR(Flush());
+  return DiscardObsoleteCommitLog();
+}
+
+Status DatabaseImpl::LoadTables() {
+  for (const auto& [id, table_state] : state_.tables) {
+    const std::string dir = TableDir(table_state.schema, id);
+    std::vector<Table::LiveSSTable> sstables;
+    for (const SSTableEntry& entry : table_state.sstables) {
+      CASSETTE_ASSIGN_OR_RETURN(
+          std::shared_ptr<SSTableReader> reader,
+          SSTableReader::Open(fs_, SSTablePath(dir, entry.generation), block_cache_.get()));
+      sstables.push_back({entry.generation, std::move(reader)});
+    }
+    tables_[id] = std::make_shared<Table>(id, table_state.schema, dir, std::move(sstables));
+  }
+  return Status::OK();
+}
+
+// Files a crash left behind: SSTables written but never added to the
+// manifest, and directories of dropped tables.
+Status DatabaseImpl::RemoveOrphanFiles() {
+  CASSETTE_ASSIGN_OR_RETURN(std::vector<std::string> entries, fs_->GetChildren(path_));
+  for (const std::string& keyspace : entries) {
+    if (keyspace == "commitlog" || !IsValidTableOrKeyspaceName(keyspace)) continue;
+    const std::string keyspace_dir = path_ + "/" + keyspace;
+    auto table_dirs = fs_->GetChildren(keyspace_dir);
+    if (!table_dirs.ok()) continue;  // a plain file, not ours
+    for (const std::string& table_dir_name : *table_dirs) {
+      const std::string table_dir = keyspace_dir + "/" + table_dir_name;
+      const TableState* live = nullptr;
+      for (const auto& [id, table_state] : state_.tables) {
+        if (TableDir(table_state.schema, id) == table_dir) live = &table_state;
+      }
+      auto files = fs_->GetChildren(table_dir);
+      if (!files.ok()) continue;
+      for (const std::string& file : *files) {
+        const uint64_t generation = GenerationOf(file);
+        if (generation == 0) continue;
+        const bool in_manifest =
+            live != nullptr &&
+            std::any_of(live->sstables.begin(), live->sstables.end(),
+                        [&](const SSTableEntry& e) { return e.generation == generation; });
+        if (!in_manifest) CASSETTE_RETURN_IF_ERROR(fs_->DeleteFile(table_dir + "/" + file));
+      }
+      if (live == nullptr) fs_->DeleteDir(table_dir).IgnoreError();  // empty now, or not ours
+    }
+  }
+  return Status::OK();
+}
+
+Status DatabaseImpl::ReplayCommitLog(uint64_t* max_segment_id, bool* replayed) {
+  *max_segment_id = 0;
+  *replayed = false;
+  if (!fs_->FileExists(CommitLogDir())) return Status::OK();
+  CASSETTE_ASSIGN_OR_RETURN(std::vector<uint64_t> segments,
+                            ListCommitLogSegments(fs_, CommitLogDir()));
+  if (!segments.empty()) *max_segment_id = segments.back();
+  ReplayStats stats;
+  std::vector<PartitionUpdate> updates;
+  return cassette::ReplayCommitLog(
+      fs_, CommitLogDir(),
+      [&](const CommitLogPosition& position, std::string_view record) -> Status {
+        CASSETTE_RETURN_IF_ERROR(DecodeCommitRecord(record, &updates));
+        for (const PartitionUpdate& update : updates) {
+          auto table = tables_.find(update.table_id);
+          if (table == tables_.end()) continue;  // dropped since
+          if (position <= state_.tables[update.table_id].persisted) continue;  // flushed
+          table->second->Apply(update);
+          *replayed = true;
+        }
+        return Status::OK();
+      },
+      &stats);
+}
+
+Status DatabaseImpl::CheckWritable() const {
+  if (closed_) return Status::InvalidArgument("database is closed");
+  if (options_.read_only) return Status::NotSupported("database is open read-only");
+  return Status::OK();
+}
+
+Result<std::shared_ptr<Table>> DatabaseImpl::FindTable(const std::string& keyspace,
+                                                       const std::string& table) const {
+  std::shared_lock lock(state_mutex_);
+  if (state_.keyspaces.find(keyspace) == state_.keyspaces.end()) {
+    return Status::InvalidRequest("Keyspace " + keyspace + " does not exist");
+  }
+  for (const auto& [id, t] : tables_) {
+    const TableState& s = state_.tables.at(id);
+    if (s.schema.keyspace() == keyspace && s.schema.name() == table) return t;
+  }
+  return Status::InvalidRequest("table " + table + " does not exist");
+}
+
+Status DatabaseImpl::Apply(const Mutation& mutation) { return ApplyBatch({mutation}); }
+
+Status DatabaseImpl::ApplyBatch(const std::vector<Mutation>& batch) {
+  CASSETTE_RETURN_IF_ERROR(CheckWritable());
+  if (batch.empty()) return Status::OK();
+  const int64_t now = options_.clock->WallMicros();
+  const int64_t batch_timestamp = timestamps_.Next(now);
+  std::vector<PartitionUpdate> updates;
+  std::vector<std::shared_ptr<Table>> tables;
+  for (const Mutation& mutation : batch) {
+    CASSETTE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table,
+                              FindTable(mutation.keyspace(), mutation.table()));
+    if (mutation.timestamp() && *mutation.timestamp() == kNoTimestamp) {
+      return Status::InvalidRequest(
+          "Out of bound timestamp, must be in [-9223372036854775807, 9223372036854775807]");
+    }
+    ConversionContext context{table->id(), mutation.timestamp().value_or(batch_timestamp),
+                              NowInSeconds(now)};
+    CASSETTE_ASSIGN_OR_RETURN(PartitionUpdate update,
+                              ConvertMutation(table->schema(), mutation, context));
+    updates.push_back(std::move(update));
+    tables.push_back(std::move(table));
+  }
+
+  std::string record;
+  std::vector<size_t> sizes;
+  PutCommitRecordHeader(updates.size(), &record);
+  for (const PartitionUpdate& update : updates) {
+    const size_t before = record.size();
+    EncodePartitionUpdate(update, &record);
+    sizes.push_back(record.size() - before);
+    if (sizes.back() > options_.max_mutation_size) {
+      return Status::InvalidRequest("Mutation of " + std::to_string(sizes.back()) +
+                                    " bytes is too large for the maximum size of " +
+                                    std::to_string(options_.max_mutation_size));
+    }
+  }
+  {
+    std::shared_lock barrier(write_barrier_);
+    if (commit_log_) {
+      auto position = commit_log_->Append(record);
+      if (!position.ok()) {
+        return Status::WriteFailure("commit log append failed: " + position.status().message());
+      }
+    }
+    for (size_t i = 0; i < updates.size(); ++i) {
+      tables[i]->Apply(updates[i]);
+      tables[i]->AddUserBytes(sizes[i]);
+    }
+  }
+  for (const auto& table : tables) MaybeScheduleFlush(table);
+  return Status::OK();
+}
+
+void DatabaseImpl::MaybeScheduleFlush(const std::shared_ptr<Table>& table) {
+  if (table->MemtableBytes() < options_.memtable_flush_threshold) return;
+  if (table->flush_scheduled.exchange(true)) return;
+  scheduler_->Schedule([this, table] {
+    {
+      std::lock_guard flush(flush_mutex_);
+      // A failure leaves the memtable in place; the next threshold crossing
+      // or an explicit flush retries it, and the commit log still holds it.
+      FlushTableLocked(table).IgnoreError();
+    }
+    table->flush_scheduled = false;
+  });
+}
+
+Status DatabaseImpl::Flush() {
+  CASSETTE_RETURN_IF_ERROR(CheckWritable());
+  std::vector<std::shared_ptr<Table>> tables;
+  {
+    std::shared_lock lock(state_mutex_);
+    for (const auto& [id, table] : tables_) tables.push_back(table);
+  }
+  std::lock_guard flush(flush_mutex_);
+  for (const auto& table : tables) CASSETTE_RETURN_IF_ERROR(FlushTableLocked(table));
+  return Status::OK();
+}
+
+Status DatabaseImpl::FlushTable(const std::string& keyspace, const std::string& table_name) {
+  CASSETTE_RETURN_IF_ERROR(CheckWritable());
+  CASSETTE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, FindTable(keyspace, table_name));
+  std::lock_guard flush(flush_mutex_);
+  return FlushTableLocked(table);
+}
+
+Status DatabaseImpl::FlushTableLocked(const std::shared_ptr<Table>& table) {
+  Table::FlushJob job;
+  {
+    std::unique_lock barrier(write_barrier_);
+    job = table->SwitchMemtable(commit_log_ ? commit_log_->CurrentPosition()
+                                            : CommitLogPosition{});
+  }
+  if (!job.memtable) return Status::OK();
+
+  const TableSchema schema = table->schema();
+  uint64_t generation;
+  {
+    std::unique_lock lock(state_mutex_);
+    generation = state_.next_generation++;
+  }
+  const TableOptions& table_options = schema.options();
+  SSTableWriterOptions writer_options;
+  auto compression_class = table_options.compression.find("class");
+  writer_options.compress = compression_class == table_options.compression.end() ||
+                            !compression_class->second.empty();
+  auto enabled = table_options.compression.find("enabled");
+  if (enabled != table_options.compression.end() && enabled->second == "false") {
+    writer_options.compress = false;
+  }
+  writer_options.compression_level = OptionInt(table_options.compression, "compression_level", 3);
+  writer_options.chunk_length =
+      static_cast<uint32_t>(OptionInt(table_options.compression, "chunk_length_in_kb", 16)) * 1024;
+  writer_options.bloom_fp_chance = table_options.bloom_filter_fp_chance;
+  writer_options.expected_partitions = std::max<uint64_t>(1, job.memtable->partition_count());
+  writer_options.creation_time_micros = options_.clock->WallMicros();
+  writer_options.encoding_stats = job.memtable->encoding_stats();
+
+  CASSETTE_RETURN_IF_ERROR(fs_->CreateDirs(table->dir()));
+  const std::string path = SSTablePath(table->dir(), generation);
+  CASSETTE_ASSIGN_OR_RETURN(std::unique_ptr<SSTableWriter> writer,
+                            SSTableWriter::Create(fs_, path, writer_options));
+  auto write_all = [&]() -> Status {
+    std::unique_ptr<PartitionIterator> it = job.memtable->NewIterator();
+    for (; it->Valid(); it->Next()) {
+      PartitionContent& partition = it->partition();
+      CASSETTE_RETURN_IF_ERROR(writer->BeginPartition(partition.key, partition.partition_deletion,
+                                                      partition.static_row,
+                                                      partition.range_tombstones));
+      for (; partition.rows->Valid(); partition.rows->Next()) {
+        CASSETTE_RETURN_IF_ERROR(writer->AddRow(partition.rows->row()));
+      }
+      CASSETTE_RETURN_IF_ERROR(partition.rows->status());
+      CASSETTE_RETURN_IF_ERROR(writer->EndPartition());
+    }
+    return it->status();
+  };
+  Status s = write_all();
+  if (!s.ok()) {
+    writer->Abandon();
+    return s;
+  }
+  auto stats = writer->Finish();
+  if (!stats.ok()) {
+    writer->Abandon();
+    return stats.status();
+  }
+  auto reader = SSTableReader::Open(fs_, path, block_cache_.get());
+  if (!reader.ok()) {
+    fs_->DeleteFile(path).IgnoreError();
+    return reader.status();
+  }
+
+  {
+    std::unique_lock lock(state_mutex_);
+    auto state = state_.tables.find(table->id());
+    if (state == state_.tables.end()) {  // dropped while flushing
+      fs_->DeleteFile(path).IgnoreError();
+      table->CompleteFlush({}, 0);
+      return Status::OK();
+    }
+    const CommitLogPosition previous = state->second.persisted;
+    state->second.sstables.push_back({generation, 0});
+    state->second.persisted = job.position;
+    s = PersistManifestLocked();
+    if (!s.ok()) {
+      state->second.sstables.pop_back();
+      state->second.persisted = previous;
+      fs_->DeleteFile(path).IgnoreError();
+      return s;
+    }
+  }
+  table->CompleteFlush({generation, std::move(reader).value()}, (*stats).file_size);
+  return DiscardObsoleteCommitLog();
+}
+
+Status DatabaseImpl::DiscardObsoleteCommitLog() {
+  if (!commit_log_) return Status::OK();
+  CommitLogPosition oldest_needed;
+  {
+    // Exclusive: no write may sit between its log append and its memtable
+    // apply while we decide which tables are clean.
+    std::unique_lock barrier(write_barrier_);
+    std::shared_lock lock(state_mutex_);
+    oldest_needed = commit_log_->CurrentPosition();
+    for (const auto& [id, table] : tables_) {
+      if (table->HasUnflushedData()) {
+        oldest_needed = std::min(oldest_needed, state_.tables.at(id).persisted);
+      }
+    }
+  }
+  return commit_log_->DiscardSegmentsBefore(oldest_needed);
+}
+
+Status DatabaseImpl::PersistManifestLocked() { return WriteManifest(fs_, path_, state_); }
+
+Result<ResultSet> DatabaseImpl::Read(const ReadQuery& query) {
+  if (closed_) return Status::InvalidArgument("database is closed");
+  CASSETTE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, FindTable(query.keyspace, query.table));
+  const TableSchema schema = table->schema();
+  ReadLimits limits{options_.tombstone_warn_threshold, options_.tombstone_failure_threshold};
+  CASSETTE_ASSIGN_OR_RETURN(
+      ReadCommand command,
+      ConvertReadQuery(schema, query, NowInSeconds(options_.clock->WallMicros()), limits));
+  return table->Read(command);
+}
+
+Result<TableStats> DatabaseImpl::GetTableStats(const std::string& keyspace,
+                                               const std::string& table_name) {
+  CASSETTE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, FindTable(keyspace, table_name));
+  TableStats stats;
+  stats.keyspace = keyspace;
+  stats.table = table_name;
+  auto view = table->view();
+  stats.memtable_bytes = static_cast<int64_t>(table->MemtableBytes());
+  Histogram partition_sizes;
+  for (const auto& sstable : view->sstables) {
+    const SSTableStats& s = sstable.reader->stats();
+    ++stats.sstable_count;
+    stats.live_bytes += static_cast<int64_t>(s.uncompressed_data_size);
+    stats.bytes_on_disk += static_cast<int64_t>(sstable.reader->file_size());
+    stats.partition_count += static_cast<int64_t>(s.partition_count);
+    stats.tombstone_cells += static_cast<int64_t>(s.tombstone_count);
+    partition_sizes.Merge(s.partition_size_histogram);
+  }
+  stats.bytes_written_by_users = static_cast<int64_t>(table->bytes_written_by_users());
+  stats.bytes_flushed = static_cast<int64_t>(table->bytes_flushed());
+  if (stats.bytes_written_by_users > 0) {
+    stats.write_amplification = static_cast<double>(stats.bytes_flushed + stats.bytes_compacted) /
+                                static_cast<double>(stats.bytes_written_by_users);
+  }
+  if (partition_sizes.count() > 0) {
+    stats.partition_size_p50 = static_cast<int64_t>(partition_sizes.Percentile(50));
+    stats.partition_size_p99 = static_cast<int64_t>(partition_sizes.Percentile(99));
+    stats.partition_size_max = static_cast<int64_t>(partition_sizes.max());
+  }
+  return stats;
+}
+
+Status DatabaseImpl::Close() {
+  if (closed_.exchange(true)) return Status::OK();
+  if (scheduler_) scheduler_->WaitIdle();
+  Status s;
+  if (commit_log_) s = commit_log_->Close();
+  lock_.reset();
+  return s;
+}
+
+}  // namespace cassette

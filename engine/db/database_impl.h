@@ -1,0 +1,99 @@
+// DatabaseImpl: the Database behind include/cassette/db.h. It owns the
+// directory lock, the manifest (schema + live SSTables + replay positions),
+// the commit log and the tables, and orders the write path:
+//
+//   convert (validate everything) -> commit log append -> memtable apply
+//
+// under a shared "write barrier"; a memtable switch takes the barrier
+// exclusively for an instant, so every record at or before the commit-log
+// position it notes is in the switched memtable, and the position is the
+// table's replay point once the flush is in the manifest.
+#pragma once
+
+#include <atomic>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <shared_mutex>
+#include <string>
+
+#include "cassette/db.h"
+#include "engine/commitlog/commit_log.h"
+#include "engine/db/manifest.h"
+#include "engine/db/table.h"
+#include "engine/db/timestamp_generator.h"
+#include "engine/sstable/block_cache.h"
+
+namespace cassette {
+
+class DatabaseImpl final : public Database {
+ public:
+  DatabaseImpl(const Options& options, std::string path);
+  ~DatabaseImpl() override;
+
+  // Opens or creates the directory, loads the manifest and SSTables,
+  // replays the commit log.
+  Status Open();
+
+  Status CreateKeyspace(const KeyspaceSchema& keyspace, bool if_not_exists) override;
+  Status DropKeyspace(const std::string& name, bool if_exists) override;
+  Status CreateTable(const TableSchema& table, bool if_not_exists) override;
+  Status DropTable(const std::string& keyspace, const std::string& table, bool if_exists) override;
+  Status AlterTableOptions(const std::string& keyspace, const std::string& table,
+                           const TableOptions& options) override;
+  Result<TableSchema> GetTable(const std::string& keyspace,
+                               const std::string& table) const override;
+  Result<KeyspaceSchema> GetKeyspace(const std::string& name) const override;
+  std::vector<std::string> ListKeyspaces() const override;
+  Result<std::vector<std::string>> ListTables(const std::string& keyspace) const override;
+
+  Status Apply(const Mutation& mutation) override;
+  Status ApplyBatch(const std::vector<Mutation>& batch) override;
+  Result<ResultSet> Read(const ReadQuery& query) override;
+  Status Flush() override;
+  Status FlushTable(const std::string& keyspace, const std::string& table) override;
+  Result<TableStats> GetTableStats(const std::string& keyspace, const std::string& table) override;
+  int64_t NowMicros() const override { return options_.clock->WallMicros(); }
+  Status Close() override;
+
+ private:
+  std::string TableDir(const TableSchema& schema, uint64_t id) const;
+  std::string SSTablePath(const std::string& table_dir, uint64_t generation) const;
+  std::string CommitLogDir() const { return path_ + "/commitlog"; }
+
+  Status CheckWritable() const;
+  Result<std::shared_ptr<Table>> FindTable(const std::string& keyspace,
+                                           const std::string& table) const;
+  Status LoadTables();
+  Status RemoveOrphanFiles();
+  Status ReplayCommitLog(uint64_t* max_segment_id, bool* replayed);
+  Status ApplyUpdates(const std::vector<PartitionUpdate>& updates, const std::string& record);
+  void MaybeScheduleFlush(const std::shared_ptr<Table>& table);
+  Status FlushTableLocked(const std::shared_ptr<Table>& table);
+  Status DiscardObsoleteCommitLog();
+  Status PersistManifestLocked();
+
+  const Options options_;
+  const std::string path_;
+  FileSystem* const fs_;
+  std::shared_ptr<Scheduler> scheduler_;
+  std::unique_ptr<FileLock> lock_;
+  std::unique_ptr<BlockCache> block_cache_;
+  std::unique_ptr<CommitLog> commit_log_;
+  TimestampGenerator timestamps_;
+
+  // Guards state_ and tables_ (schema and manifest). Writers of data take it
+  // shared to look tables up; schema changes and manifest updates exclusive.
+  mutable std::shared_mutex state_mutex_;
+  ManifestState state_;
+  std::map<uint64_t, std::shared_ptr<Table>> tables_;
+
+  // The write barrier: shared for (commit log append + memtable apply),
+  // exclusive for a memtable switch.
+  std::shared_mutex write_barrier_;
+  // Serializes flushes (one at a time keeps replay positions simple).
+  std::mutex flush_mutex_;
+  std::atomic<bool> closed_{false};
+};
+
+}  // namespace cassette

@@ -1,0 +1,189 @@
+// DatabaseImpl's schema operations. Each change is validated, written to
+// the manifest (atomically) and only then made visible.
+#include <algorithm>
+
+#include "engine/db/database_impl.h"
+
+namespace cassette {
+
+namespace {
+
+Status CheckKeyspaceName(const std::string& name) {
+  if (!IsValidTableOrKeyspaceName(name)) {
+    return Status::InvalidRequest(
+        "Keyspace name must not be empty, more than 48 characters long, or contain "
+        "non-alphanumeric-underscore characters (got \"" +
+        name + "\")");
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+Status DatabaseImpl::CreateKeyspace(const KeyspaceSchema& keyspace, bool if_not_exists) {
+  CASSETTE_RETURN_IF_ERROR(CheckWritable());
+  CASSETTE_RETURN_IF_ERROR(CheckKeyspaceName(keyspace.name));
+  std::unique_lock lock(state_mutex_);
+  if (state_.keyspaces.count(keyspace.name)) {
+    if (if_not_exists) return Status::OK();
+    return Status::AlreadyExists("Cannot add existing keyspace \"" + keyspace.name + "\"");
+  }
+  state_.keyspaces[keyspace.name] = keyspace;
+  Status s = PersistManifestLocked();
+  if (!s.ok()) state_.keyspaces.erase(keyspace.name);
+  return s;
+}
+
+Status DatabaseImpl::DropKeyspace(const std::string& name, bool if_exists) {
+  CASSETTE_RETURN_IF_ERROR(CheckWritable());
+  std::vector<std::string> tables;
+  {
+    std::shared_lock lock(state_mutex_);
+    if (!state_.keyspaces.count(name)) {
+      if (if_exists) return Status::OK();
+      return Status::InvalidRequest("Cannot drop non existing keyspace '" + name + "'.");
+    }
+    for (const auto& [id, table] : state_.tables) {
+      if (table.schema.keyspace() == name) tables.push_back(table.schema.name());
+    }
+  }
+  for (const std::string& table : tables) CASSETTE_RETURN_IF_ERROR(DropTable(name, table, true));
+  std::unique_lock lock(state_mutex_);
+  KeyspaceSchema removed = state_.keyspaces[name];
+  state_.keyspaces.erase(name);
+  Status s = PersistManifestLocked();
+  if (!s.ok()) {
+    state_.keyspaces[name] = removed;
+    return s;
+  }
+  fs_->DeleteDir(path_ + "/" + name).IgnoreError();  // only when empty
+  return Status::OK();
+}
+
+Status DatabaseImpl::CreateTable(const TableSchema& table, bool if_not_exists) {
+  CASSETTE_RETURN_IF_ERROR(CheckWritable());
+  CASSETTE_RETURN_IF_ERROR(table.Validate());
+  std::unique_lock lock(state_mutex_);
+  if (!state_.keyspaces.count(table.keyspace())) {
+    return Status::InvalidRequest("Keyspace " + table.keyspace() + " doesn't exist");
+  }
+  if (state_.FindTable(table.keyspace(), table.name()) != nullptr) {
+    if (if_not_exists) return Status::OK();
+    return Status::AlreadyExists("Cannot add already existing table \"" + table.name() +
+                                 "\" to keyspace \"" + table.keyspace() + "\"");
+  }
+  const uint64_t id = state_.next_table_id++;
+  TableState table_state;
+  table_state.schema = table;
+  table_state.schema.set_id(id);
+  // Everything already in the commit log predates this table.
+  if (commit_log_) table_state.persisted = commit_log_->CurrentPosition();
+  const std::string dir = TableDir(table_state.schema, id);
+  Status s = fs_->CreateDirs(dir);
+  if (s.ok()) {
+    state_.tables[id] = table_state;
+    s = PersistManifestLocked();
+    if (!s.ok()) state_.tables.erase(id);
+  }
+  if (!s.ok()) {
+    --state_.next_table_id;
+    return s;
+  }
+  tables_[id] = std::make_shared<Table>(id, table_state.schema, dir,
+                                        std::vector<Table::LiveSSTable>{});
+  return Status::OK();
+}
+
+Status DatabaseImpl::DropTable(const std::string& keyspace, const std::string& table,
+                               bool if_exists) {
+  CASSETTE_RETURN_IF_ERROR(CheckWritable());
+  std::shared_ptr<Table> dropped;
+  TableState removed;
+  {
+    std::unique_lock lock(state_mutex_);
+    auto it = std::find_if(state_.tables.begin(), state_.tables.end(), [&](const auto& entry) {
+      return entry.second.schema.keyspace() == keyspace && entry.second.schema.name() == table;
+    });
+    if (it == state_.tables.end()) {
+      if (if_exists) return Status::OK();
+      if (!state_.keyspaces.count(keyspace)) {
+        return Status::InvalidRequest("Keyspace " + keyspace + " doesn't exist");
+      }
+      return Status::InvalidRequest("Table '" + keyspace + "." + table + "' doesn't exist");
+    }
+    const uint64_t id = it->first;
+    removed = it->second;
+    state_.tables.erase(it);
+    Status s = PersistManifestLocked();
+    if (!s.ok()) {
+      state_.tables[id] = removed;
+      return s;
+    }
+    dropped = tables_[id];
+    tables_.erase(id);
+  }
+  // Readers holding an old view keep their open files; POSIX unlink and
+  // the in-memory file system both let them finish.
+  for (const SSTableEntry& entry : removed.sstables) {
+    fs_->DeleteFile(SSTablePath(dropped->dir(), entry.generation)).IgnoreError();
+  }
+  fs_->DeleteDir(dropped->dir()).IgnoreError();
+  return Status::OK();
+}
+
+Status DatabaseImpl::AlterTableOptions(const std::string& keyspace, const std::string& table,
+                                       const TableOptions& options) {
+  CASSETTE_RETURN_IF_ERROR(CheckWritable());
+  CASSETTE_ASSIGN_OR_RETURN(std::shared_ptr<Table> target, FindTable(keyspace, table));
+  std::unique_lock lock(state_mutex_);
+  TableState& state = state_.tables.at(target->id());
+  TableSchema updated = state.schema;
+  updated.WithOptions(options);
+  CASSETTE_RETURN_IF_ERROR(updated.Validate());
+  TableSchema previous = state.schema;
+  state.schema = updated;
+  Status s = PersistManifestLocked();
+  if (!s.ok()) {
+    state.schema = previous;
+    return s;
+  }
+  target->set_schema(updated);
+  return Status::OK();
+}
+
+Result<TableSchema> DatabaseImpl::GetTable(const std::string& keyspace,
+                                           const std::string& table) const {
+  CASSETTE_ASSIGN_OR_RETURN(std::shared_ptr<Table> found, FindTable(keyspace, table));
+  return found->schema();
+}
+
+Result<KeyspaceSchema> DatabaseImpl::GetKeyspace(const std::string& name) const {
+  std::shared_lock lock(state_mutex_);
+  auto it = state_.keyspaces.find(name);
+  if (it == state_.keyspaces.end()) {
+    return Status::InvalidRequest("Keyspace " + name + " does not exist");
+  }
+  return it->second;
+}
+
+std::vector<std::string> DatabaseImpl::ListKeyspaces() const {
+  std::shared_lock lock(state_mutex_);
+  std::vector<std::string> names;
+  for (const auto& [name, keyspace] : state_.keyspaces) names.push_back(name);
+  return names;
+}
+
+Result<std::vector<std::string>> DatabaseImpl::ListTables(const std::string& keyspace) const {
+  std::shared_lock lock(state_mutex_);
+  if (!state_.keyspaces.count(keyspace)) {
+    return Status::InvalidRequest("Keyspace " + keyspace + " does not exist");
+  }
+  std::vector<std::string> names;
+  for (const auto& [id, table] : state_.tables) {
+    if (table.schema.keyspace() == keyspace) names.push_back(table.schema.name());
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+}  // namespace cassette

@@ -1,0 +1,142 @@
+#include "engine/db/manifest.h"
+
+#include "engine/schema/schema_codec.h"
+#include "engine/util/checksum.h"
+#include "engine/util/coding.h"
+
+namespace cassette {
+
+namespace {
+
+constexpr uint32_t kManifestMagic = 0x464d5343;  // "CSMF" little-endian
+constexpr uint32_t kManifestVersion = 1;
+
+Status Malformed(const std::string& what) {
+  return Status::Corruption("MANIFEST: " + what);
+}
+
+}  // namespace
+
+const TableState* ManifestState::FindTable(std::string_view keyspace,
+                                           std::string_view table) const {
+  for (const auto& [id, state] : tables) {
+    if (state.schema.keyspace() == keyspace && state.schema.name() == table) return &state;
+  }
+  return nullptr;
+}
+
+void EncodeManifest(const ManifestState& state, std::string* out) {
+  std::string payload;
+  PutVarint64(&payload, state.next_table_id);
+  PutVarint64(&payload, state.next_generation);
+  PutVarint64(&payload, state.keyspaces.size());
+  for (const auto& [name, keyspace] : state.keyspaces) {
+    std::string encoded;
+    EncodeKeyspaceSchema(keyspace, &encoded);
+    PutLengthPrefixed(&payload, encoded);
+  }
+  PutVarint64(&payload, state.tables.size());
+  for (const auto& [id, table] : state.tables) {
+    PutVarint64(&payload, id);
+    std::string encoded;
+    EncodeTableSchema(table.schema, &encoded);
+    PutLengthPrefixed(&payload, encoded);
+    PutVarint64(&payload, table.persisted.segment_id);
+    PutVarint64(&payload, table.persisted.offset);
+    PutVarint64(&payload, table.sstables.size());
+    for (const SSTableEntry& sstable : table.sstables) {
+      PutVarint64(&payload, sstable.generation);
+      PutVarint32(&payload, sstable.level);
+    }
+  }
+  PutFixed32(out, kManifestMagic);
+  PutFixed32(out, kManifestVersion);
+  PutFixed32(out, static_cast<uint32_t>(payload.size()));
+  out->append(payload);
+  PutFixed32(out, Checksum32(payload));
+}
+
+Status DecodeManifest(std::string_view in, ManifestState* state) {
+  uint32_t magic, version, length, checksum;
+  if (!GetFixed32(&in, &magic) || magic != kManifestMagic) return Malformed("bad magic");
+  if (!GetFixed32(&in, &version) || version != kManifestVersion) {
+    return Malformed("unsupported version");
+  }
+  if (!GetFixed32(&in, &length) || in.size() < length + 4ull) return Malformed("truncated");
+  std::string_view payload = in.substr(0, length);
+  in.remove_prefix(length);
+  if (!GetFixed32(&in, &checksum) || checksum != Checksum32(payload)) {
+    return Malformed("checksum mismatch");
+  }
+
+  ManifestState result;
+  uint64_t count;
+  if (!GetVarint64(&payload, &result.next_table_id) ||
+      !GetVarint64(&payload, &result.next_generation) || !GetVarint64(&payload, &count)) {
+    return Malformed("bad header");
+  }
+  for (uint64_t i = 0; i < count; ++i) {
+    std::string_view encoded;
+    KeyspaceSchema keyspace;
+    if (!GetLengthPrefixed(&payload, &encoded)) return Malformed("bad keyspace");
+    CASSETTE_RETURN_IF_ERROR(DecodeKeyspaceSchema(&encoded, &keyspace));
+    result.keyspaces[keyspace.name] = std::move(keyspace);
+  }
+  if (!GetVarint64(&payload, &count)) return Malformed("bad table count");
+  for (uint64_t i = 0; i < count; ++i) {
+    uint64_t id, sstable_count;
+    std::string_view encoded;
+    TableState table;
+    if (!GetVarint64(&payload, &id) || !GetLengthPrefixed(&payload, &encoded)) {
+      return Malformed("bad table");
+    }
+    CASSETTE_RETURN_IF_ERROR(DecodeTableSchema(&encoded, &table.schema));
+    if (!GetVarint64(&payload, &table.persisted.segment_id) ||
+        !GetVarint64(&payload, &table.persisted.offset) ||
+        !GetVarint64(&payload, &sstable_count) || sstable_count > payload.size()) {
+      return Malformed("bad table state");
+    }
+    for (uint64_t j = 0; j < sstable_count; ++j) {
+      SSTableEntry entry;
+      if (!GetVarint64(&payload, &entry.generation) || !GetVarint32(&payload, &entry.level)) {
+        return Malformed("bad sstable entry");
+      }
+      table.sstables.push_back(entry);
+    }
+    result.tables[id] = std::move(table);
+  }
+  if (!payload.empty()) return Malformed("trailing bytes");
+  *state = std::move(result);
+  return Status::OK();
+}
+
+Status WriteManifest(FileSystem* fs, const std::string& dir, const ManifestState& state) {
+  std::string contents;
+  EncodeManifest(state, &contents);
+  const std::string tmp = dir + "/" + kManifestFileName + ".tmp";
+  {
+    CASSETTE_ASSIGN_OR_RETURN(std::unique_ptr<WritableFile> file, fs->NewWritableFile(tmp));
+    CASSETTE_RETURN_IF_ERROR(file->Append(contents));
+    CASSETTE_RETURN_IF_ERROR(file->Sync());
+    CASSETTE_RETURN_IF_ERROR(file->Close());
+  }
+  CASSETTE_RETURN_IF_ERROR(fs->RenameFile(tmp, dir + "/" + kManifestFileName));
+  return fs->SyncDir(dir);
+}
+
+Result<std::optional<ManifestState>> ReadManifest(FileSystem* fs, const std::string& dir) {
+  const std::string path = dir + "/" + kManifestFileName;
+  if (!fs->FileExists(path)) return std::optional<ManifestState>();
+  CASSETTE_ASSIGN_OR_RETURN(std::unique_ptr<SequentialFile> file, fs->NewSequentialFile(path));
+  std::string contents, chunk;
+  do {
+    CASSETTE_RETURN_IF_ERROR(file->Read(1 << 20, &chunk));
+    contents += chunk;
+  } while (!chunk.empty());
+  ManifestState state;
+  Status s = DecodeManifest(contents, &state);
+  if (!s.ok()) return Status::Corruption(path + ": " + s.message());
+  return std::optional<ManifestState>(std::move(state));
+}
+
+}  // namespace cassette

@@ -1,0 +1,55 @@
+// Manifest: the durable state of a database directory — the schema, the
+// live SSTables of every table and how far each table's data is persisted
+// (its commit-log replay position). It is rewritten whole on every change
+// and installed atomically (write MANIFEST.tmp, fsync, rename, fsync the
+// directory), so a crash leaves either the old or the new state.
+// Format: engine/db/FORMAT.md.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cassette/file_system.h"
+#include "cassette/schema.h"
+#include "cassette/status.h"
+#include "engine/commitlog/commit_log_position.h"
+
+namespace cassette {
+
+struct SSTableEntry {
+  uint64_t generation = 0;
+  uint32_t level = 0;  // used by leveled strategies
+  friend bool operator==(const SSTableEntry&, const SSTableEntry&) = default;
+};
+
+struct TableState {
+  TableSchema schema;
+  std::vector<SSTableEntry> sstables;
+  // Every commit-log record at or before this position is in the SSTables.
+  CommitLogPosition persisted;
+};
+
+struct ManifestState {
+  uint64_t next_table_id = 1;
+  uint64_t next_generation = 1;
+  std::map<std::string, KeyspaceSchema> keyspaces;
+  std::map<uint64_t, TableState> tables;  // by table id
+
+  // The table named keyspace.table, or nullptr.
+  const TableState* FindTable(std::string_view keyspace, std::string_view table) const;
+};
+
+inline constexpr char kManifestFileName[] = "MANIFEST";
+
+void EncodeManifest(const ManifestState& state, std::string* out);
+Status DecodeManifest(std::string_view in, ManifestState* state);
+
+// Atomically replaces dir/MANIFEST.
+Status WriteManifest(FileSystem* fs, const std::string& dir, const ManifestState& state);
+// nullopt when dir/MANIFEST does not exist.
+Result<std::optional<ManifestState>> ReadManifest(FileSystem* fs, const std::string& dir);
+
+}  // namespace cassette

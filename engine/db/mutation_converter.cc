@@ -1,0 +1,420 @@
+#include "engine/db/mutation_converter.h"
+
+#include <algorithm>
+
+#include "engine/mutation/reconcile.h"
+#include "engine/mutation/timestamps.h"
+#include "engine/schema/key_codec.h"
+#include "engine/types/comparable.h"
+#include "engine/types/type_codec.h"
+#include "engine/util/coding.h"
+
+namespace cassette {
+
+namespace {
+
+bool IsTextual(TypeKind kind) { return kind == TypeKind::kText || kind == TypeKind::kAscii; }
+
+// Types match when they are the same up to frozenness (a frozen value has
+// the same bytes as a whole non-frozen one); text and ascii interchange and
+// are checked by ValidateValue.
+bool Compatible(const DataType& column, const DataType& value) {
+  if (column.kind() != value.kind()) return IsTextual(column.kind()) && IsTextual(value.kind());
+  if (column.params().size() != value.params().size()) return false;
+  for (size_t i = 0; i < column.params().size(); ++i) {
+    if (!Compatible(column.params()[i], value.params()[i])) return false;
+  }
+  return true;
+}
+
+Status CheckTtl(int64_t ttl) {
+  if (ttl < 0) {
+    return Status::InvalidRequest("A TTL must be greater or equal to 0, but was " +
+                                  std::to_string(ttl));
+  }
+  if (ttl > kMaxTtlSeconds) {
+    return Status::InvalidRequest("ttl is too large. requested (" + std::to_string(ttl) +
+                                  ") maximum (" + std::to_string(kMaxTtlSeconds) + ")");
+  }
+  return Status::OK();
+}
+
+// Builds the cells of one row from its column operations.
+class RowCellBuilder {
+ public:
+  RowCellBuilder(const TableSchema& schema, const ConversionContext& context, int32_t ttl)
+      : schema_(schema), context_(context), ttl_(ttl) {}
+
+  Cell LiveCell(std::string value, std::string path = {}) const {
+    if (ttl_ > 0) {
+      return Cell::Expiring(context_.timestamp, ttl_, context_.now_sec, std::move(value),
+                            std::move(path));
+    }
+    return Cell::Live(context_.timestamp, std::move(value), std::move(path));
+  }
+  Cell Tombstone(std::string path = {}) const {
+    return Cell::Tombstone(context_.timestamp, context_.now_sec, std::move(path));
+  }
+  DeletionTime Deletion(int64_t timestamp) const { return {timestamp, context_.now_sec}; }
+
+  // Appends the effect of `op` on `column` to `data`.
+  Status Apply(const ColumnDefinition& column, const ColumnOperation& op, ColumnData* data) {
+    data->column_id = column.id;
+    data->is_complex = column.type.IsMultiCell();
+    if (!data->is_complex) return ApplySimple(column, op, data);
+    return ApplyCollection(column, op, data);
+  }
+
+ private:
+  Status ApplySimple(const ColumnDefinition& column, const ColumnOperation& op, ColumnData* data) {
+    switch (op.op) {
+      case CellOp::kSet:
+        if (op.value.is_null()) {
+          data->cells = {Tombstone()};
+          return Status::OK();
+        }
+        CASSETTE_RETURN_IF_ERROR(CheckValue(column, op.value, "column"));
+        data->cells = {LiveCell(op.value.bytes())};
+        return Status::OK();
+      case CellOp::kDelete:
+        data->cells = {Tombstone()};
+        return Status::OK();
+      default:
+        return Status::InvalidRequest("Invalid operation for non-collection column " +
+                                      column.name);
+    }
+  }
+
+  Status ElementPath(const DataType& type, const Value& element, const std::string& column,
+                     std::string* path) {
+    if (element.is_null()) {
+      return Status::InvalidRequest("null is not supported inside collections");
+    }
+    if (!Compatible(type, element.type())) {
+      return Status::InvalidRequest("Invalid element type for collection column " + column);
+    }
+    CASSETTE_RETURN_IF_ERROR(ValidateValue(type, element.bytes()));
+    EncodeComparable(type, element.bytes(), false, path);
+    return Status::OK();
+  }
+
+  // List element paths are version-1 timeuuids ordered by time: appends
+  // count up from the write timestamp, prepends count down from a point
+  // before any real time, so prepended elements sort first (as Cassandra's).
+  std::string ListPath(bool prepend) {
+    const int64_t base = context_.timestamp * 10 + (list_counter_++);
+    const int64_t ticks = prepend ? (int64_t{1} << 50) - base : base + (int64_t{1} << 56);
+    const uint64_t t = static_cast<uint64_t>(ticks) & ((uint64_t{1} << 60) - 1);
+    std::string uuid;
+    PutBigEndian32(&uuid, static_cast<uint32_t>(t));                       // time_low
+    PutBigEndian16(&uuid, static_cast<uint16_t>(t >> 32));                 // time_mid
+    PutBigEndian16(&uuid, static_cast<uint16_t>(0x1000 | (t >> 48)));      // version 1
+    PutBigEndian64(&uuid, 0x8000000000000000ull | (context_.table_id & 0x3fffffffffffffffull));
+    std::string path;
+    EncodeComparable(DataType::Timeuuid(), uuid, false, &path);
+    return path;
+  }
+
+  Status ApplyCollection(const ColumnDefinition& column, const ColumnOperation& op,
+                         ColumnData* data) {
+    const DataType& type = column.type;
+    const bool is_map = type.kind() == TypeKind::kMap;
+    const bool is_list = type.kind() == TypeKind::kList;
+    const DataType& element_type = type.params()[0];
+    switch (op.op) {
+      case CellOp::kDelete:
+        data->complex_deletion = Deletion(context_.timestamp);
+        return Status::OK();
+      case CellOp::kSet:
+      case CellOp::kCollectionSet: {
+        // Overwrite: a deletion just below the write timestamp clears the
+        // old elements and keeps the new ones.
+        data->complex_deletion = Deletion(context_.timestamp - 1);
+        std::vector<Value> elements = op.elements;
+        if (op.op == CellOp::kSet) {
+          if (op.value.is_null()) return Status::OK();
+          CASSETTE_RETURN_IF_ERROR(CheckValue(column, op.value, "column"));
+          elements = op.value.Elements();
+        }
+        return AddElements(column, elements, is_map, is_list, false, data);
+      }
+      case CellOp::kCollectionAdd:
+        return AddElements(column, op.elements, is_map, is_list, false, data);
+      case CellOp::kListPrepend:
+        if (!is_list) return Status::InvalidRequest("Invalid operation for column " + column.name);
+        return AddElements(column, op.elements, false, true, true, data);
+      case CellOp::kCollectionRemove: {
+        if (is_list) {
+          return Status::InvalidRequest(
+              "Removing list elements by value needs the current list; use ReplaceCollection");
+        }
+        for (const Value& element : op.elements) {
+          std::string path;
+          CASSETTE_RETURN_IF_ERROR(ElementPath(element_type, element, column.name, &path));
+          data->cells.push_back(Tombstone(std::move(path)));
+        }
+        return Status::OK();
+      }
+      case CellOp::kMapPut: {
+        if (!is_map) return Status::InvalidRequest("Invalid operation for column " + column.name);
+        std::string path;
+        CASSETTE_RETURN_IF_ERROR(ElementPath(element_type, op.key, column.name, &path));
+        if (op.value.is_null()) {
+          data->cells.push_back(Tombstone(std::move(path)));
+          return Status::OK();
+        }
+        if (!Compatible(type.params()[1], op.value.type())) {
+          return Status::InvalidRequest("Invalid map value type for column " + column.name);
+        }
+        CASSETTE_RETURN_IF_ERROR(ValidateValue(type.params()[1], op.value.bytes()));
+        data->cells.push_back(LiveCell(op.value.bytes(), std::move(path)));
+        return Status::OK();
+      }
+    }
+    return Status::InvalidRequest("Invalid operation for column " + column.name);
+  }
+
+  Status AddElements(const ColumnDefinition& column, const std::vector<Value>& elements,
+                     bool is_map, bool is_list, bool prepend, ColumnData* data) {
+    const DataType& type = column.type;
+    if (is_map) {
+      if (elements.size() % 2 != 0) {
+        return Status::InvalidRequest("Map entries must come as key, value pairs for " +
+                                      column.name);
+      }
+      for (size_t i = 0; i < elements.size(); i += 2) {
+        std::string path;
+        CASSETTE_RETURN_IF_ERROR(ElementPath(type.params()[0], elements[i], column.name, &path));
+        const Value& value = elements[i + 1];
+        if (value.is_null()) return Status::InvalidRequest("null is not supported inside collections");
+        if (!Compatible(type.params()[1], value.type())) {
+          return Status::InvalidRequest("Invalid map value type for column " + column.name);
+        }
+        CASSETTE_RETURN_IF_ERROR(ValidateValue(type.params()[1], value.bytes()));
+        data->cells.push_back(LiveCell(value.bytes(), std::move(path)));
+      }
+      return Status::OK();
+    }
+    if (is_list) {
+      std::vector<Cell> cells;
+      for (const Value& element : elements) {
+        if (element.is_null()) return Status::InvalidRequest("null is not supported inside collections");
+        if (!Compatible(type.params()[0], element.type())) {
+          return Status::InvalidRequest("Invalid list element type for column " + column.name);
+        }
+        CASSETTE_RETURN_IF_ERROR(ValidateValue(type.params()[0], element.bytes()));
+        cells.push_back(LiveCell(element.bytes()));
+      }
+      // Prepending [a, b] puts a first: assign descending paths in reverse.
+      if (prepend) {
+        for (size_t i = cells.size(); i-- > 0;) cells[i].path = ListPath(true);
+      } else {
+        for (Cell& cell : cells) cell.path = ListPath(false);
+      }
+      for (Cell& cell : cells) data->cells.push_back(std::move(cell));
+      return Status::OK();
+    }
+    for (const Value& element : elements) {  // set
+      std::string path;
+      CASSETTE_RETURN_IF_ERROR(ElementPath(type.params()[0], element, column.name, &path));
+      data->cells.push_back(LiveCell(std::string(), std::move(path)));
+    }
+    return Status::OK();
+  }
+
+  const TableSchema& schema_;
+  const ConversionContext& context_;
+  int32_t ttl_;
+  int64_t list_counter_ = 0;
+};
+
+// Sorts and merges the column data of a row so each column appears once
+// with its cells in path order (operations on one column may repeat).
+void NormalizeColumns(std::vector<ColumnData>* columns) {
+  std::stable_sort(columns->begin(), columns->end(),
+                   [](const ColumnData& a, const ColumnData& b) { return a.column_id < b.column_id; });
+  std::vector<ColumnData> merged;
+  for (ColumnData& data : *columns) {
+    std::stable_sort(data.cells.begin(), data.cells.end(),
+                     [](const Cell& a, const Cell& b) { return a.path < b.path; });
+    if (!merged.empty() && merged.back().column_id == data.column_id) {
+      Row into, from;
+      into.columns.push_back(std::move(merged.back()));
+      from.columns.push_back(std::move(data));
+      MergeRow(&into, from);
+      merged.back() = std::move(into.columns[0]);
+    } else {
+      merged.push_back(std::move(data));
+    }
+  }
+  *columns = std::move(merged);
+}
+
+Result<Bound> ConvertBound(const TableSchema& schema, const ClusteringBound& bound) {
+  Bound result;
+  result.inclusive = bound.inclusive;
+  CASSETTE_ASSIGN_OR_RETURN(result.prefix, EncodeClusteringValues(schema, bound.prefix));
+  return result;
+}
+
+}  // namespace
+
+Status CheckValue(const ColumnDefinition& column, const Value& value, const char* what) {
+  if (value.is_null()) {
+    return Status::InvalidRequest(std::string("Invalid null value for ") + what + " " +
+                                  column.name);
+  }
+  if (!Compatible(column.type, value.type())) {
+    return Status::InvalidRequest("Invalid value for " + std::string(what) + " " + column.name +
+                                  ": expected " + column.type.ToString() + ", got " +
+                                  value.type().ToString());
+  }
+  Status s = ValidateValue(column.type, value.bytes());
+  if (!s.ok()) {
+    return Status::InvalidRequest("Invalid value for " + std::string(what) + " " + column.name +
+                                  ": " + s.message());
+  }
+  return Status::OK();
+}
+
+Result<std::string> EncodePartitionKeyValues(const TableSchema& schema,
+                                             const std::vector<Value>& values) {
+  const std::vector<size_t>& key = schema.partition_key();
+  if (values.size() < key.size()) {
+    return Status::InvalidRequest("Some partition key parts are missing: " +
+                                  schema.columns()[key[values.size()]].name);
+  }
+  if (values.size() > key.size()) {
+    return Status::InvalidRequest("Too many partition key values: expected " +
+                                  std::to_string(key.size()));
+  }
+  std::vector<std::string> components;
+  for (size_t i = 0; i < key.size(); ++i) {
+    const ColumnDefinition& column = schema.columns()[key[i]];
+    CASSETTE_RETURN_IF_ERROR(CheckValue(column, values[i], "partition key part"));
+    components.push_back(values[i].bytes());
+  }
+  CASSETTE_ASSIGN_OR_RETURN(std::string serialized, SerializePartitionKey(schema, components));
+  if (serialized.size() > 65535) {
+    return Status::InvalidRequest("Key length of " + std::to_string(serialized.size()) +
+                                  " is longer than maximum of 65535");
+  }
+  return serialized;
+}
+
+Result<std::string> EncodeClusteringValues(const TableSchema& schema,
+                                           const std::vector<Value>& values, size_t first_column) {
+  const std::vector<size_t>& clustering = schema.clustering();
+  if (first_column + values.size() > clustering.size()) {
+    return Status::InvalidRequest("Too many clustering values: the table has " +
+                                  std::to_string(clustering.size()) + " clustering columns");
+  }
+  std::string encoded;
+  for (size_t i = 0; i < values.size(); ++i) {
+    const ColumnDefinition& column = schema.columns()[clustering[first_column + i]];
+    CASSETTE_RETURN_IF_ERROR(CheckValue(column, values[i], "clustering key part"));
+    if (values[i].bytes().size() > 65535) {
+      return Status::InvalidRequest("Key length of " + std::to_string(values[i].bytes().size()) +
+                                    " is longer than maximum of 65535");
+    }
+    EncodeComparable(column.type, values[i].bytes(), column.order == ClusteringOrder::kDesc,
+                     &encoded);
+  }
+  return encoded;
+}
+
+Result<PartitionUpdate> ConvertMutation(const TableSchema& schema, const Mutation& mutation,
+                                        const ConversionContext& context) {
+  PartitionUpdate update;
+  update.table_id = context.table_id;
+  CASSETTE_ASSIGN_OR_RETURN(std::string key,
+                            EncodePartitionKeyValues(schema, mutation.partition_key()));
+  update.key = DecoratedKey::FromKey(std::move(key));
+
+  const int64_t ttl = mutation.ttl().value_or(schema.options().default_time_to_live);
+  CASSETTE_RETURN_IF_ERROR(CheckTtl(ttl));
+  RowCellBuilder cells(schema, context, static_cast<int32_t>(ttl));
+  const DeletionTime deletion{context.timestamp, context.now_sec};
+  const size_t clustering_count = schema.clustering().size();
+
+  if (mutation.deletes_partition()) update.partition_deletion = deletion;
+
+  for (const auto& [start, end] : mutation.range_deletions()) {
+    RangeTombstone rt;
+    CASSETTE_ASSIGN_OR_RETURN(rt.range.start, ConvertBound(schema, start));
+    CASSETTE_ASSIGN_OR_RETURN(rt.range.end, ConvertBound(schema, end));
+    // Bounds arrive in CQL order; when the deepest bounded column is DESC,
+    // storage order runs the other way.
+    const size_t depth = std::max(start.prefix.size(), end.prefix.size());
+    if (depth > 0 &&
+        schema.columns()[schema.clustering()[depth - 1]].order == ClusteringOrder::kDesc) {
+      std::swap(rt.range.start, rt.range.end);
+    }
+    rt.deletion = deletion;
+    if (!rt.range.IsEmpty()) update.range_tombstones.push_back(std::move(rt));
+  }
+
+  std::vector<Row> rows;
+  for (const RowOperation& op : mutation.rows()) {
+    const bool static_only = op.clustering.empty() && clustering_count > 0;
+    if (!static_only && op.clustering.size() != clustering_count) {
+      return Status::InvalidRequest(
+          "Some clustering keys are missing: " +
+          schema.columns()[schema.clustering()[std::min(op.clustering.size(), clustering_count - 1)]]
+              .name);
+    }
+    Row row;
+    Row static_row;
+    if (!static_only) {
+      CASSETTE_ASSIGN_OR_RETURN(row.clustering, EncodeClusteringValues(schema, op.clustering));
+    }
+    if (op.kind == RowOperation::Kind::kDeleteRow) {
+      if (static_only) {
+        return Status::InvalidRequest("A row deletion needs every clustering column");
+      }
+      row.deletion = deletion;
+    }
+    if (op.kind == RowOperation::Kind::kInsert && !static_only) {
+      row.marker = LivenessInfo{context.timestamp, static_cast<int32_t>(ttl),
+                                ttl > 0 ? context.now_sec + ttl : kNoDeletionTime};
+    }
+    for (const ColumnOperation& column_op : op.columns) {
+      const ColumnDefinition* column = schema.Find(column_op.column);
+      if (column == nullptr) {
+        return Status::InvalidRequest("Undefined column name " + column_op.column + " in table " +
+                                      schema.keyspace() + "." + schema.name());
+      }
+      if (column->kind == ColumnKind::kPartitionKey || column->kind == ColumnKind::kClustering) {
+        return Status::InvalidRequest("PRIMARY KEY part " + column->name + " found in SET part");
+      }
+      if (column->type.kind() == TypeKind::kCounter) {
+        return Status::InvalidRequest("Cannot set the value of counter column " + column->name +
+                                      " (counters can only be incremented/decremented)");
+      }
+      if (static_only && column->kind != ColumnKind::kStatic) {
+        return Status::InvalidRequest("Some clustering keys are missing: " +
+                                      schema.columns()[schema.clustering()[0]].name);
+      }
+      ColumnData data;
+      CASSETTE_RETURN_IF_ERROR(cells.Apply(*column, column_op, &data));
+      (column->kind == ColumnKind::kStatic ? static_row : row).columns.push_back(std::move(data));
+    }
+    NormalizeColumns(&static_row.columns);
+    NormalizeColumns(&row.columns);
+    if (!static_row.columns.empty()) MergeRow(&update.static_row, static_row);
+    if (!static_only && !row.IsEmpty()) rows.push_back(std::move(row));
+  }
+
+  std::stable_sort(rows.begin(), rows.end(),
+                   [](const Row& a, const Row& b) { return a.clustering < b.clustering; });
+  for (Row& row : rows) {
+    if (!update.rows.empty() && update.rows.back().clustering == row.clustering) {
+      MergeRow(&update.rows.back(), std::move(row));
+    } else {
+      update.rows.push_back(std::move(row));
+    }
+  }
+  return update;
+}
+
+}  // namespace cassette

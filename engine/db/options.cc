@@ -1,0 +1,37 @@
+// Options::Validate: every problem reported at once, nothing clamped.
+#include "cassette/options.h"
+
+#include <string>
+#include <vector>
+
+namespace cassette {
+
+Status Options::Validate() const {
+  std::vector<std::string> problems;
+  if (!file_system) problems.push_back("file_system must be set");
+  if (!clock) problems.push_back("clock must be set");
+  if (!scheduler && background_threads < 1) {
+    problems.push_back("background_threads must be >= 1 when no scheduler is given");
+  }
+  if (commitlog_sync_period_ms <= 0) problems.push_back("commitlog_sync_period_ms must be > 0");
+  if (commitlog_sync_group_window_ms <= 0) {
+    problems.push_back("commitlog_sync_group_window_ms must be > 0");
+  }
+  if (commitlog_segment_size < (1u << 16)) {
+    problems.push_back("commitlog_segment_size must be >= 65536");
+  }
+  if (max_mutation_size == 0 || max_mutation_size > commitlog_segment_size / 2) {
+    problems.push_back("max_mutation_size must be > 0 and <= commitlog_segment_size / 2");
+  }
+  if (memtable_flush_threshold < 4096) problems.push_back("memtable_flush_threshold must be >= 4096");
+  if (tombstone_warn_threshold <= 0 || tombstone_failure_threshold <= 0) {
+    problems.push_back("tombstone thresholds must be > 0");
+  }
+  if (problems.empty()) return Status::OK();
+  std::string message = "invalid options:";
+  for (const std::string& p : problems) message += " " + p + ";";
+  message.pop_back();
+  return Status::InvalidArgument(message);
+}
+
+}  // namespace cassette

@@ -1,0 +1,78 @@
+#include "engine/db/table.h"
+
+#include <algorithm>
+
+#include "engine/db/view_read_source.h"
+
+namespace cassette {
+
+Table::Table(uint64_t id, TableSchema schema, std::string dir, std::vector<LiveSSTable> sstables)
+    : id_(id), dir_(std::move(dir)), schema_(std::move(schema)) {
+  auto view = std::make_shared<View>();
+  view->active = std::make_shared<Memtable>();
+  view->sstables = std::move(sstables);
+  view_ = std::move(view);
+}
+
+TableSchema Table::schema() const {
+  std::lock_guard lock(mutex_);
+  return schema_;
+}
+
+void Table::set_schema(TableSchema schema) {
+  std::lock_guard lock(mutex_);
+  schema_ = std::move(schema);
+}
+
+std::shared_ptr<const Table::View> Table::view() const {
+  std::lock_guard lock(mutex_);
+  return view_;
+}
+
+void Table::Publish(std::shared_ptr<const View> view) {
+  std::lock_guard lock(mutex_);
+  view_ = std::move(view);
+}
+
+void Table::Apply(const PartitionUpdate& update) { view()->active->Apply(update); }
+
+size_t Table::MemtableBytes() const {
+  auto v = view();
+  return v->active->ApproximateMemoryUsage() +
+         (v->flushing ? v->flushing->ApproximateMemoryUsage() : 0);
+}
+
+bool Table::HasUnflushedData() const {
+  auto v = view();
+  return !v->active->empty() || v->flushing != nullptr;
+}
+
+Table::FlushJob Table::SwitchMemtable(CommitLogPosition position) {
+  std::lock_guard lock(mutex_);
+  // A failed earlier flush left its memtable in `flushing`: retry that one
+  // first, with the position noted when it was switched out.
+  if (view_->flushing) return {view_->flushing, view_->flushing_position};
+  if (view_->active->empty()) return {};
+  auto next = std::make_shared<View>(*view_);
+  next->flushing = view_->active;
+  next->flushing_position = position;
+  next->active = std::make_shared<Memtable>();
+  view_ = next;
+  return {next->flushing, position};
+}
+
+void Table::CompleteFlush(LiveSSTable sstable, uint64_t bytes_flushed) {
+  std::lock_guard lock(mutex_);
+  auto next = std::make_shared<View>(*view_);
+  next->flushing = nullptr;
+  if (sstable.reader) next->sstables.push_back(std::move(sstable));
+  view_ = next;
+  bytes_flushed_ += bytes_flushed;
+}
+
+Result<ResultSet> Table::Read(const ReadCommand& command) {
+  ViewReadSource source(view());
+  return ExecuteRead(command, &source);
+}
+
+}  // namespace cassette

@@ -1,0 +1,28 @@
+// ViewReadSource: the read path's window onto one Table::View. Chooses the
+// sources that may hold a partition (memtables always; SSTables only when
+// their key range and bloom filter admit the key and their clustering
+// bounds intersect the slice) and skips SSTables whose newest data is older
+// than a partition deletion already found in a newer source.
+#pragma once
+
+#include <memory>
+
+#include "engine/db/table.h"
+
+namespace cassette {
+
+class ViewReadSource final : public ReadSource {
+ public:
+  explicit ViewReadSource(std::shared_ptr<const Table::View> view) : view_(std::move(view)) {}
+
+  Result<std::vector<PartitionContent>> ReadPartition(const DecoratedKey& key,
+                                                      const ClusteringRange& range, bool reversed,
+                                                      ReadStats* stats) override;
+  Result<std::vector<std::unique_ptr<PartitionIterator>>> ScanPartitions(
+      const TokenRange& range, ReadStats* stats) override;
+
+ private:
+  std::shared_ptr<const Table::View> view_;
+};
+
+}  // namespace cassette

@@ -1,0 +1,34 @@
+#include "engine/memtable/memtable_row.h"
+
+#include <cstring>
+#include <new>
+
+namespace cassette {
+
+const MemtableRow* MemtableRow::New(uint64_t seq, std::string_view clustering,
+                                   std::string_view body, MemtableArena* arena) {
+  char* mem = arena->AllocateAligned(sizeof(MemtableRow) + clustering.size() + body.size());
+  auto* row = new (mem) MemtableRow{seq, static_cast<uint32_t>(clustering.size()), body.size()};
+  char* p = mem + sizeof(MemtableRow);
+  if (!clustering.empty()) std::memcpy(p, clustering.data(), clustering.size());
+  if (!body.empty()) std::memcpy(p + clustering.size(), body.data(), body.size());
+  return row;
+}
+
+Status MemtableRow::Decode(Row* row) const {
+  // The decoder appends columns and leaves absent parts alone: start clean,
+  // keeping the vector's capacity for the next row.
+  row->clustering.assign(clustering());
+  row->marker = LivenessInfo{};
+  row->deletion = DeletionTime::Live();
+  row->columns.clear();
+  std::string_view in = body();
+  Status s = DecodeRowBody(&in, kMemtableEncodingStats, row);
+  if (s.ok() && !in.empty()) {
+    return Status::Corruption("memtable: " + std::to_string(in.size()) +
+                              " trailing bytes after a row body");
+  }
+  return s;
+}
+
+}  // namespace cassette

@@ -1,0 +1,61 @@
+#include "engine/read/live_view.h"
+
+#include <algorithm>
+
+#include "engine/mutation/reconcile.h"
+
+namespace cassette {
+namespace {
+
+bool Purgeable(int64_t local_deletion_time, int64_t gc_before) {
+  return local_deletion_time < gc_before;
+}
+
+}  // namespace
+
+RowLiveness ApplyLiveView(const DeletionTime& covering, int64_t now_sec, int64_t gc_before,
+                          Row* row) {
+  RowLiveness result;
+  // The merge's shadowing comes first: shadowed tombstones are not scanned.
+  if (RemoveShadowed(row, covering)) return result;
+
+  bool has_deletion = !row->deletion.IsLive() &&
+                      !Purgeable(row->deletion.local_deletion_time, gc_before);
+  if (!row->marker.IsEmpty()) {
+    if (row->marker.IsLive(now_sec)) {
+      result.live = true;
+    } else {
+      if (!Purgeable(row->marker.local_expiration_time, gc_before)) has_deletion = true;
+      row->marker = LivenessInfo{};
+    }
+  }
+  row->deletion = DeletionTime::Live();
+
+  bool has_dead_cells = false;
+  for (ColumnData& column : row->columns) {
+    if (!column.complex_deletion.IsLive()) {
+      if (!Purgeable(column.complex_deletion.local_deletion_time, gc_before)) has_deletion = true;
+      column.complex_deletion = DeletionTime::Live();
+    }
+    std::erase_if(column.cells, [&](const Cell& cell) {
+      if (cell.IsLive(now_sec)) {
+        result.live = true;
+        return false;
+      }
+      // An expired cell purges as a tombstone written at its write second.
+      int64_t ldt = cell.IsExpiring() ? cell.local_deletion_time - cell.ttl
+                                      : cell.local_deletion_time;
+      if (!Purgeable(ldt, gc_before)) {
+        ++result.tombstones;
+        has_dead_cells = true;
+      }
+      return true;
+    });
+  }
+  std::erase_if(row->columns, [](const ColumnData& c) { return c.cells.empty(); });
+
+  if (!result.live && !has_dead_cells && has_deletion) ++result.tombstones;
+  return result;
+}
+
+}  // namespace cassette

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages cassette needs, only those missing.
+set -euo pipefail
+packages=(build-essential cmake ninja-build ccache pkg-config clang clang-format
+          libzstd-dev libxxhash-dev libroaring-dev libgtest-dev libgmock-dev libbenchmark-dev
+          librocksdb-dev libleveldb-dev)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "installing: ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi

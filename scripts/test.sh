@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Builds cassette with AddressSanitizer + UndefinedBehaviorSanitizer and
+# runs every test (ctest prints its summary last).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/install-deps.sh
+build=${CASSETTE_TEST_BUILD_DIR:-build-asan}
+export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache}
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCASSETTE_SANITIZE=ON \
+  -DCASSETTE_BUILD_BENCH=OFF > /dev/null
+ninja -C "$build" -j"$(nproc)"
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+cd "$build"
+ctest --output-on-failure -j"$(nproc)" --timeout 600
