@@ -41,6 +41,9 @@
 #include "cassette/status.h"
 #include "engine/commitlog/commit_log_options.h"
 #include "engine/commitlog/commit_log_position.h"
+// The recovery half of the API (ReplayCommitLog, ListCommitLogSegments,
+// RepairCommitLogTail), which every user of CommitLog also needs.
+#include "engine/commitlog/commit_log_replay.h"  // IWYU pragma: export
 
 namespace cassette {
 
@@ -129,12 +132,12 @@ class CommitLog {
   const CommitLogOptions options_;
 
   mutable std::mutex mu_;
-  std::deque<Writer*> writers_;       // GUARDED_BY(mu_)
-  Status error_;                      // GUARDED_BY(mu_): first write/sync failure
-  bool closed_ = false;               // GUARDED_BY(mu_)
-  Status close_status_;               // GUARDED_BY(mu_)
-  CommitLogPosition last_position_;   // GUARDED_BY(mu_)
-  uint64_t active_id_;                // GUARDED_BY(mu_)
+  std::deque<Writer*> writers_;      // GUARDED_BY(mu_)
+  Status error_;                     // GUARDED_BY(mu_): first write/sync failure
+  bool closed_ = false;              // GUARDED_BY(mu_)
+  Status close_status_;              // GUARDED_BY(mu_)
+  CommitLogPosition last_position_;  // GUARDED_BY(mu_)
+  uint64_t active_id_;               // GUARDED_BY(mu_)
   // Known segments -> size once sealed (nullopt: active, or adopted and not
   // yet looked at).
   std::map<uint64_t, std::optional<uint64_t>> segments_;  // GUARDED_BY(mu_)

@@ -51,8 +51,8 @@ void EncodeCommitLogSegmentHeader(uint64_t segment_id, std::string* out) {
 
 Status DecodeCommitLogSegmentHeader(std::string_view in, uint64_t* segment_id) {
   if (in.size() < kCommitLogSegmentHeaderSize) {
-    return Status::Corruption("truncated segment header (" + std::to_string(in.size()) +
-                              " of " + std::to_string(kCommitLogSegmentHeaderSize) + " bytes)");
+    return Status::Corruption("truncated segment header (" + std::to_string(in.size()) + " of " +
+                              std::to_string(kCommitLogSegmentHeaderSize) + " bytes)");
   }
   const uint32_t magic = DecodeFixed32(in.data());
   const uint32_t version = DecodeFixed32(in.data() + 4);

@@ -54,9 +54,9 @@ void EncodeCommitLogRecord(std::string_view payload, std::string* out);
 // Why a frame could not be decoded.
 enum class RecordFrameError : uint8_t {
   kNone,
-  kTruncated,            // the file ends inside the frame
-  kBadLengthChecksum,    // the length field is torn, zeroed or corrupt
-  kBadPayloadChecksum,   // the payload or its checksum is torn or corrupt
+  kTruncated,           // the file ends inside the frame
+  kBadLengthChecksum,   // the length field is torn, zeroed or corrupt
+  kBadPayloadChecksum,  // the payload or its checksum is torn or corrupt
 };
 const char* RecordFrameErrorName(RecordFrameError e);
 

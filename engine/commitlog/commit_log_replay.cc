@@ -9,10 +9,9 @@
 namespace cassette {
 namespace {
 
-Status ReplaySegment(
-    FileSystem* fs, const std::string& dir, uint64_t id, bool last,
-    const std::function<Status(const CommitLogPosition&, std::string_view)>& fn,
-    ReplayStats* stats) {
+Status ReplaySegment(FileSystem* fs, const std::string& dir, uint64_t id, bool last,
+                     const std::function<Status(const CommitLogPosition&, std::string_view)>& fn,
+                     ReplayStats* stats) {
   const std::string path = dir + "/" + CommitLogSegmentFileName(id);
   CASSETTE_ASSIGN_OR_RETURN(std::unique_ptr<CommitLogSegmentReader> reader,
                             CommitLogSegmentReader::Open(fs, path));
@@ -64,10 +63,9 @@ Result<std::vector<uint64_t>> ListCommitLogSegments(FileSystem* fs, const std::s
   return ids;
 }
 
-Status ReplayCommitLog(
-    FileSystem* fs, const std::string& dir,
-    const std::function<Status(const CommitLogPosition&, std::string_view)>& fn,
-    ReplayStats* stats) {
+Status ReplayCommitLog(FileSystem* fs, const std::string& dir,
+                       const std::function<Status(const CommitLogPosition&, std::string_view)>& fn,
+                       ReplayStats* stats) {
   ReplayStats local;
   if (stats == nullptr) stats = &local;
   *stats = ReplayStats{};

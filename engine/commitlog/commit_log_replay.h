@@ -54,10 +54,9 @@ Result<std::vector<uint64_t>> ListCommitLogSegments(FileSystem* fs, const std::s
 // an earlier segment cannot have been torn. Likewise a last segment with an
 // unreadable header is a torn creation and is skipped; an earlier one is
 // Corruption. `stats` may be null.
-Status ReplayCommitLog(
-    FileSystem* fs, const std::string& dir,
-    const std::function<Status(const CommitLogPosition&, std::string_view)>& fn,
-    ReplayStats* stats);
+Status ReplayCommitLog(FileSystem* fs, const std::string& dir,
+                       const std::function<Status(const CommitLogPosition&, std::string_view)>& fn,
+                       ReplayStats* stats);
 
 // After a replay that reported torn_tail: makes the last segment hold only
 // its intact records (a header-torn segment is deleted), atomically (a new

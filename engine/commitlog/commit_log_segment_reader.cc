@@ -13,8 +13,7 @@ constexpr size_t kReadAhead = 1 << 20;
 
 Result<std::unique_ptr<CommitLogSegmentReader>> CommitLogSegmentReader::Open(FileSystem* fs,
                                                                              std::string path) {
-  CASSETTE_ASSIGN_OR_RETURN(std::unique_ptr<RandomAccessFile> file,
-                            fs->NewRandomAccessFile(path));
+  CASSETTE_ASSIGN_OR_RETURN(std::unique_ptr<RandomAccessFile> file, fs->NewRandomAccessFile(path));
   return std::unique_ptr<CommitLogSegmentReader>(
       new CommitLogSegmentReader(std::move(path), std::move(file)));
 }

@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <charconv>
 
+#include "engine/commitlog/commit_log_replay.h"
 #include "engine/db/commit_record.h"
 #include "engine/db/mutation_converter.h"
 #include "engine/db/query_converter.h"
 #include "engine/mutation/row_codec.h"
 #include "engine/mutation/timestamps.h"
+#include "engine/sstable/estimated_histogram.h"
 #include "engine/sstable/sstable_writer.h"
 
 namespace cassette {
@@ -178,7 +180,7 @@ Status DatabaseImpl::ReplayCommitLog(uint64_t* max_segment_id, bool* replayed) {
   if (!segments.empty()) *max_segment_id = segments.back();
   ReplayStats stats;
   std::vector<PartitionUpdate> updates;
-  return cassette::ReplayCommitLog(
+  CASSETTE_RETURN_IF_ERROR(cassette::ReplayCommitLog(
       fs_, CommitLogDir(),
       [&](const CommitLogPosition& position, std::string_view record) -> Status {
         CASSETTE_RETURN_IF_ERROR(DecodeCommitRecord(record, &updates));
@@ -191,7 +193,14 @@ Status DatabaseImpl::ReplayCommitLog(uint64_t* max_segment_id, bool* replayed) {
         }
         return Status::OK();
       },
-      &stats);
+      &stats));
+  // The torn segment stops being the last one once a new segment starts;
+  // cut it back to its intact records so a later replay does not take the
+  // torn bytes for corruption.
+  if (stats.torn_tail && !options_.read_only) {
+    CASSETTE_RETURN_IF_ERROR(RepairCommitLogTail(fs_, CommitLogDir(), stats));
+  }
+  return Status::OK();
 }
 
 Status DatabaseImpl::CheckWritable() const {
@@ -386,7 +395,8 @@ Status DatabaseImpl::FlushTableLocked(const std::shared_ptr<Table>& table) {
       return s;
     }
   }
-  table->CompleteFlush({generation, std::move(reader).value()}, (*stats).file_size);
+  const uint64_t file_size = (*reader)->file_size();
+  table->CompleteFlush({generation, std::move(reader).value()}, file_size);
   return DiscardObsoleteCommitLog();
 }
 
@@ -429,15 +439,15 @@ Result<TableStats> DatabaseImpl::GetTableStats(const std::string& keyspace,
   stats.table = table_name;
   auto view = table->view();
   stats.memtable_bytes = static_cast<int64_t>(table->MemtableBytes());
-  Histogram partition_sizes;
+  EstimatedHistogram partition_sizes;
   for (const auto& sstable : view->sstables) {
     const SSTableStats& s = sstable.reader->stats();
     ++stats.sstable_count;
-    stats.live_bytes += static_cast<int64_t>(s.uncompressed_data_size);
+    stats.live_bytes += static_cast<int64_t>(s.uncompressed_size);
     stats.bytes_on_disk += static_cast<int64_t>(sstable.reader->file_size());
     stats.partition_count += static_cast<int64_t>(s.partition_count);
-    stats.tombstone_cells += static_cast<int64_t>(s.tombstone_count);
-    partition_sizes.Merge(s.partition_size_histogram);
+    stats.tombstone_cells += static_cast<int64_t>(s.tombstone_cell_count);
+    partition_sizes.Merge(s.partition_sizes);
   }
   stats.bytes_written_by_users = static_cast<int64_t>(table->bytes_written_by_users());
   stats.bytes_flushed = static_cast<int64_t>(table->bytes_flushed());
@@ -445,10 +455,10 @@ Result<TableStats> DatabaseImpl::GetTableStats(const std::string& keyspace,
     stats.write_amplification = static_cast<double>(stats.bytes_flushed + stats.bytes_compacted) /
                                 static_cast<double>(stats.bytes_written_by_users);
   }
-  if (partition_sizes.count() > 0) {
-    stats.partition_size_p50 = static_cast<int64_t>(partition_sizes.Percentile(50));
-    stats.partition_size_p99 = static_cast<int64_t>(partition_sizes.Percentile(99));
-    stats.partition_size_max = static_cast<int64_t>(partition_sizes.max());
+  if (partition_sizes.Count() > 0) {
+    stats.partition_size_p50 = static_cast<int64_t>(partition_sizes.Percentile(0.5));
+    stats.partition_size_p99 = static_cast<int64_t>(partition_sizes.Percentile(0.99));
+    stats.partition_size_max = static_cast<int64_t>(partition_sizes.Max());
   }
   return stats;
 }

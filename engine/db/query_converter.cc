@@ -52,8 +52,12 @@ Result<ReadCommand> ConvertReadQuery(const TableSchema& schema, const ReadQuery&
       return Bound{prefix + suffix, bound.inclusive || bound.prefix.empty()};
     };
     Bound cql_start{prefix, true}, cql_end{prefix, true};
-    if (query.slice_start) CASSETTE_ASSIGN_OR_RETURN(cql_start, encode(*query.slice_start));
-    if (query.slice_end) CASSETTE_ASSIGN_OR_RETURN(cql_end, encode(*query.slice_end));
+    if (query.slice_start) {
+      CASSETTE_ASSIGN_OR_RETURN(cql_start, encode(*query.slice_start));
+    }
+    if (query.slice_end) {
+      CASSETTE_ASSIGN_OR_RETURN(cql_end, encode(*query.slice_end));
+    }
     // A slice on a DESC column runs backwards in storage order.
     const bool descending =
         schema.columns()[schema.clustering()[prefix_size]].order == ClusteringOrder::kDesc;

@@ -39,7 +39,7 @@ Result<std::vector<PartitionContent>> ViewReadSource::ReadPartition(const Decora
     // Clustering bounds exclude the file only when it has no partition-level
     // data that could matter (static rows and deletions are outside them).
     if (s.row_count > 0 && !s.has_partition_deletions && s.range_tombstone_count == 0 &&
-        !s.has_static_rows && !range.Intersects(s.min_clustering, s.max_clustering)) {
+        s.static_row_count == 0 && !range.Intersects(s.min_clustering, s.max_clustering)) {
       ++stats->sstables_skipped;
       continue;
     }

@@ -44,11 +44,8 @@ namespace {
 class MemWritableFile final : public WritableFile {
  public:
   MemWritableFile(std::shared_ptr<MemState> state, std::shared_ptr<MemInode> inode,
-                  std::string path)
-      : state_(std::move(state)), inode_(std::move(inode)), path_(std::move(path)) {
-    std::lock_guard<std::mutex> l(state_->mu);
-    size_ = inode_->data.size();
-  }
+                  std::string path, uint64_t size)
+      : state_(std::move(state)), inode_(std::move(inode)), path_(std::move(path)), size_(size) {}
 
   // Appends are all or nothing: a full disk leaves the file as it was.
   Status Append(std::string_view data) override {
@@ -88,7 +85,7 @@ class MemWritableFile final : public WritableFile {
   const std::shared_ptr<MemState> state_;
   const std::shared_ptr<MemInode> inode_;
   const std::string path_;
-  uint64_t size_ = 0;
+  uint64_t size_;
   bool closed_ = false;
 };
 
@@ -166,7 +163,9 @@ class MemFileLock final : public FileLock {
 std::unique_ptr<WritableFile> NewMemWritableFile(std::shared_ptr<MemState> state,
                                                  std::shared_ptr<MemInode> inode,
                                                  std::string path) {
-  return std::make_unique<MemWritableFile>(std::move(state), std::move(inode), std::move(path));
+  const uint64_t size = inode->data.size();
+  return std::make_unique<MemWritableFile>(std::move(state), std::move(inode), std::move(path),
+                                           size);
 }
 
 std::unique_ptr<RandomAccessFile> NewMemRandomAccessFile(std::shared_ptr<MemState> state,

@@ -57,6 +57,7 @@ struct MemState {
   std::set<std::string> locks;   // GUARDED_BY(mu): normalized paths
 };
 
+// REQUIRES: state->mu held (the file starts at the inode's current size).
 std::unique_ptr<WritableFile> NewMemWritableFile(std::shared_ptr<MemState> state,
                                                  std::shared_ptr<MemInode> inode, std::string path);
 std::unique_ptr<RandomAccessFile> NewMemRandomAccessFile(std::shared_ptr<MemState> state,

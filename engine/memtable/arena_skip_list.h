@@ -121,9 +121,7 @@ class ArenaSkipList {
     Node* Next(int level) const { return links()[level].load(std::memory_order_acquire); }
     void SetNext(int level, Node* x) { links()[level].store(x, std::memory_order_release); }
     Node* NextRelaxed(int level) const { return links()[level].load(std::memory_order_relaxed); }
-    void SetNextRelaxed(int level, Node* x) {
-      links()[level].store(x, std::memory_order_relaxed);
-    }
+    void SetNextRelaxed(int level, Node* x) { links()[level].store(x, std::memory_order_relaxed); }
 
    private:
     friend class ArenaSkipList;

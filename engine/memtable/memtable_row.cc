@@ -6,7 +6,7 @@
 namespace cassette {
 
 const MemtableRow* MemtableRow::New(uint64_t seq, std::string_view clustering,
-                                   std::string_view body, MemtableArena* arena) {
+                                    std::string_view body, MemtableArena* arena) {
   char* mem = arena->AllocateAligned(sizeof(MemtableRow) + clustering.size() + body.size());
   auto* row = new (mem) MemtableRow{seq, static_cast<uint32_t>(clustering.size()), body.size()};
   char* p = mem + sizeof(MemtableRow);
@@ -15,20 +15,20 @@ const MemtableRow* MemtableRow::New(uint64_t seq, std::string_view clustering,
   return row;
 }
 
-Status MemtableRow::Decode(Row* row) const {
+Status DecodeMemtableRowBody(std::string_view body, Row* row) {
   // The decoder appends columns and leaves absent parts alone: start clean,
   // keeping the vector's capacity for the next row.
-  row->clustering.assign(clustering());
   row->marker = LivenessInfo{};
   row->deletion = DeletionTime::Live();
   row->columns.clear();
-  std::string_view in = body();
-  Status s = DecodeRowBody(&in, kMemtableEncodingStats, row);
-  if (s.ok() && !in.empty()) {
-    return Status::Corruption("memtable: " + std::to_string(in.size()) +
-                              " trailing bytes after a row body");
-  }
+  Status s = DecodeRowBody(&body, kMemtableEncodingStats, row);
+  if (s.ok() && !body.empty()) return Status::Corruption("memtable: trailing bytes after a row");
   return s;
+}
+
+Status MemtableRow::Decode(Row* row) const {
+  row->clustering.assign(clustering());
+  return DecodeMemtableRowBody(body(), row);
 }
 
 }  // namespace cassette

@@ -44,6 +44,10 @@ struct MemtableRow {
   const char* payload() const { return reinterpret_cast<const char*>(this) + sizeof(MemtableRow); }
 };
 
+// Decodes a row body the memtable encoded into *row (clustering untouched,
+// everything else overwritten).
+Status DecodeMemtableRowBody(std::string_view body, Row* row);
+
 // Orders row versions by clustering bytes (memcmp), ignoring the version.
 struct MemtableRowComparator {
   int operator()(const MemtableRow* row, std::string_view clustering) const {

@@ -83,9 +83,10 @@ bool ClusteringRange::Intersects(std::string_view min, std::string_view max) con
   if (min > max) return false;
   Interval iv = ToInterval(*this);
   if (iv.empty_start) return false;
-  // [lo, hi) meets [min, max] iff lo <= max and min < hi.
+  // A non-empty [lo, hi) meets [min, max] iff lo <= max and min < hi.
   if (std::string_view(iv.lo) > max) return false;
-  return iv.unbounded_end || min < std::string_view(iv.hi);
+  if (iv.unbounded_end) return true;
+  return iv.lo < iv.hi && min < std::string_view(iv.hi);
 }
 
 }  // namespace cassette

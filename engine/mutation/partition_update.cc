@@ -28,7 +28,7 @@ void ForEachTimestamp(const PartitionUpdate& u, Fn&& fn) {
 }
 
 size_t RowSize(const Row& r) {
-  size_t size = sizeof(Row) + r.clustering.capacity();
+  size_t size = sizeof(Row) + r.clustering.size();
   for (const ColumnData& col : r.columns) {
     size += sizeof(ColumnData);
     for (const Cell& c : col.cells) size += sizeof(Cell) + c.value.size() + c.path.size();

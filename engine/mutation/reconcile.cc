@@ -1,7 +1,6 @@
 #include "engine/mutation/reconcile.h"
 
 #include <algorithm>
-#include <iterator>
 #include <utility>
 
 namespace cassette {
@@ -25,11 +24,22 @@ void ReconcileInto(Cell* into, Cell&& from) {
   if (CellWins(from, *into)) *into = std::move(from);
 }
 
-template <class CellVec>
-void MergeCellsByPath(std::vector<Cell>* into, CellVec&& from) {
+// Merging from an rvalue moves the cells out of it; from an lvalue it copies.
+template <bool kMove, class T>
+decltype(auto) Take(T& x) {
+  if constexpr (kMove) {
+    return std::move(x);
+  } else {
+    return static_cast<const T&>(x);
+  }
+}
+
+// Both sides sorted by path (memcmp); the result is too.
+template <bool kMove, class Cells>
+void MergeCellsByPath(std::vector<Cell>* into, Cells& from) {
   if (from.empty()) return;
   if (into->empty()) {
-    *into = std::forward<CellVec>(from);
+    *into = Take<kMove>(from);
     return;
   }
   std::vector<Cell> out;
@@ -41,46 +51,27 @@ void MergeCellsByPath(std::vector<Cell>* into, CellVec&& from) {
     if (c < 0) {
       out.push_back(std::move(*a++));
     } else if (c > 0) {
-      if constexpr (std::is_rvalue_reference_v<CellVec&&>) {
-        out.push_back(std::move(*b++));
-      } else {
-        out.push_back(*b++);
-      }
+      out.push_back(Take<kMove>(*b++));
     } else {
       Cell winner = std::move(*a++);
-      if constexpr (std::is_rvalue_reference_v<CellVec&&>) {
-        ReconcileInto(&winner, std::move(*b++));
-      } else {
-        ReconcileInto(&winner, *b++);
-      }
+      ReconcileInto(&winner, Take<kMove>(*b++));
       out.push_back(std::move(winner));
     }
   }
   for (; a != into->end(); ++a) out.push_back(std::move(*a));
-  for (; b != from.end(); ++b) {
-    if constexpr (std::is_rvalue_reference_v<CellVec&&>) {
-      out.push_back(std::move(*b));
-    } else {
-      out.push_back(*b);
-    }
-  }
+  for (; b != from.end(); ++b) out.push_back(Take<kMove>(*b));
   *into = std::move(out);
 }
 
-template <class Col>
-void MergeColumn(ColumnData* into, Col&& from) {
-  constexpr bool kMove = std::is_rvalue_reference_v<Col&&>;
+template <bool kMove, class Col>
+void MergeColumn(ColumnData* into, Col& from) {
   if (!into->is_complex && !from.is_complex) {
     // Simple column: one cell each (an empty side contributes nothing).
     if (from.cells.empty()) return;
     if (into->cells.empty()) {
-      into->cells = std::forward<Col>(from).cells;
-      return;
-    }
-    if constexpr (kMove) {
-      ReconcileInto(&into->cells[0], std::move(from.cells[0]));
+      into->cells = Take<kMove>(from.cells);
     } else {
-      ReconcileInto(&into->cells[0], from.cells[0]);
+      ReconcileInto(&into->cells[0], Take<kMove>(from.cells[0]));
     }
     return;
   }
@@ -88,47 +79,36 @@ void MergeColumn(ColumnData* into, Col&& from) {
   if (from.complex_deletion.Supersedes(into->complex_deletion)) {
     into->complex_deletion = from.complex_deletion;
   }
-  MergeCellsByPath(&into->cells, std::forward<Col>(from).cells);
+  MergeCellsByPath<kMove>(&into->cells, from.cells);
 }
 
-template <class R>
-void MergeRowImpl(Row* into, R&& from) {
-  constexpr bool kMove = std::is_rvalue_reference_v<R&&>;
+template <bool kMove, class R>
+void MergeRowImpl(Row* into, R& from) {
   if (LivenessSupersedes(from.marker, into->marker)) into->marker = from.marker;
   if (from.deletion.Supersedes(into->deletion)) into->deletion = from.deletion;
   if (from.columns.empty()) return;
   if (into->columns.empty()) {
-    into->columns = std::forward<R>(from).columns;
+    into->columns = Take<kMove>(from.columns);
     return;
   }
+  // Both sides sorted by column id; the result is too.
   std::vector<ColumnData> out;
   out.reserve(into->columns.size() + from.columns.size());
   auto a = into->columns.begin();
   auto b = from.columns.begin();
-  auto take_b = [&]() {
-    if constexpr (kMove) {
-      out.push_back(std::move(*b++));
-    } else {
-      out.push_back(*b++);
-    }
-  };
   while (a != into->columns.end() && b != from.columns.end()) {
     if (a->column_id < b->column_id) {
       out.push_back(std::move(*a++));
     } else if (a->column_id > b->column_id) {
-      take_b();
+      out.push_back(Take<kMove>(*b++));
     } else {
       ColumnData merged = std::move(*a++);
-      if constexpr (kMove) {
-        MergeColumn(&merged, std::move(*b++));
-      } else {
-        MergeColumn(&merged, *b++);
-      }
+      MergeColumn<kMove>(&merged, *b++);
       out.push_back(std::move(merged));
     }
   }
   for (; a != into->columns.end(); ++a) out.push_back(std::move(*a));
-  while (b != from.columns.end()) take_b();
+  for (; b != from.columns.end(); ++b) out.push_back(Take<kMove>(*b));
   into->columns = std::move(out);
 }
 
@@ -171,9 +151,9 @@ bool LivenessSupersedes(const LivenessInfo& a, const LivenessInfo& b) {
   return a.ttl > b.ttl;
 }
 
-void MergeRow(Row* into, const Row& from) { MergeRowImpl(into, from); }
+void MergeRow(Row* into, const Row& from) { MergeRowImpl<false>(into, from); }
 
-void MergeRow(Row* into, Row&& from) { MergeRowImpl(into, std::move(from)); }
+void MergeRow(Row* into, Row&& from) { MergeRowImpl<true>(into, from); }
 
 void MergePartition(PartitionUpdate* into, const PartitionUpdate& from) {
   if (from.partition_deletion.Supersedes(into->partition_deletion)) {

@@ -120,8 +120,9 @@ void PutColumn(std::string* out, const ColumnData& col, uint32_t id_delta, const
 Status GetTtl(DecodeCursor& in, const EncodingStats& stats, int32_t* ttl, std::string_view what) {
   int64_t v;
   CASSETTE_RETURN_IF_ERROR(in.Delta(stats.min_ttl, &v, what));
-  if (v <= 0 || v > std::numeric_limits<int32_t>::max())
+  if (v <= 0 || v > std::numeric_limits<int32_t>::max()) {
     return in.Error("bad ttl in " + std::string(what));
+  }
   *ttl = static_cast<int32_t>(v);
   return Status::OK();
 }
@@ -130,8 +131,9 @@ Status GetTtl(DecodeCursor& in, const EncodingStats& stats, int32_t* ttl, std::s
 Status GetExpiry(DecodeCursor& in, const EncodingStats& stats, int64_t* ldt,
                  std::string_view what) {
   CASSETTE_RETURN_IF_ERROR(in.Delta(stats.min_local_deletion_time, ldt, what));
-  if (*ldt == kNoDeletionTime)
+  if (*ldt == kNoDeletionTime) {
     return in.Error("missing local deletion time in " + std::string(what));
+  }
   return Status::OK();
 }
 

@@ -19,8 +19,8 @@ RowLiveness ApplyLiveView(const DeletionTime& covering, int64_t now_sec, int64_t
   // The merge's shadowing comes first: shadowed tombstones are not scanned.
   if (RemoveShadowed(row, covering)) return result;
 
-  bool has_deletion = !row->deletion.IsLive() &&
-                      !Purgeable(row->deletion.local_deletion_time, gc_before);
+  bool has_deletion =
+      !row->deletion.IsLive() && !Purgeable(row->deletion.local_deletion_time, gc_before);
   if (!row->marker.IsEmpty()) {
     if (row->marker.IsLive(now_sec)) {
       result.live = true;
@@ -43,8 +43,8 @@ RowLiveness ApplyLiveView(const DeletionTime& covering, int64_t now_sec, int64_t
         return false;
       }
       // An expired cell purges as a tombstone written at its write second.
-      int64_t ldt = cell.IsExpiring() ? cell.local_deletion_time - cell.ttl
-                                      : cell.local_deletion_time;
+      int64_t ldt =
+          cell.IsExpiring() ? cell.local_deletion_time - cell.ttl : cell.local_deletion_time;
       if (!Purgeable(ldt, gc_before)) {
         ++result.tombstones;
         has_dead_cells = true;

@@ -31,7 +31,8 @@ BloomFilter BloomFilter::ForKeys(uint64_t expected_keys, double fp_chance) {
   if (!(fp_chance < 1.0) || !(fp_chance > 0.0)) return f;  // also rejects NaN
   const double bpk = BitsPerKey(fp_chance);
   const double wanted = std::ceil(static_cast<double>(std::max<uint64_t>(expected_keys, 1)) * bpk);
-  uint64_t bits = wanted >= static_cast<double>(kMaxBits) ? kMaxBits : static_cast<uint64_t>(wanted);
+  uint64_t bits =
+      wanted >= static_cast<double>(kMaxBits) ? kMaxBits : static_cast<uint64_t>(wanted);
   bits = std::max<uint64_t>(64, (bits + 63) / 64 * 64);
   f.num_probes_ = ProbesFor(bpk);
   f.num_bits_ = bits;
@@ -68,8 +69,7 @@ bool BloomFilter::DecodeFrom(std::string_view in, BloomFilter* filter) {
   uint32_t k;
   uint64_t m;
   if (!GetVarint32(&in, &k) || !GetVarint64(&in, &m)) return false;
-  if (k > kMaxProbes || m % 64 != 0 || m > kMaxBits || (k == 0) != (m == 0) ||
-      in.size() != m / 8) {
+  if (k > kMaxProbes || m % 64 != 0 || m > kMaxBits || (k == 0) != (m == 0) || in.size() != m / 8) {
     return false;
   }
   filter->num_probes_ = k;

@@ -34,9 +34,11 @@ uint32_t TrailerChecksum(std::string_view payload, uint8_t type) {
 }  // namespace
 
 void AppendBlockTrailer(std::string_view payload, BlockType type, std::string* out) {
+  // The checksum is taken before appending: `payload` may view *out.
   const auto t = static_cast<uint8_t>(type);
+  const uint32_t checksum = TrailerChecksum(payload, t);
   out->push_back(static_cast<char>(t));
-  PutFixed32(out, TrailerChecksum(payload, t));
+  PutFixed32(out, checksum);
 }
 
 Status CheckBlock(std::string_view block, const std::string& path, uint64_t offset,
@@ -117,8 +119,7 @@ Status DecodeFooter(std::string_view in, const std::string& path, uint64_t foote
     }
     for (size_t j = 0; j < i; ++j) {
       if (e.type != SectionType::kNone && footer->sections[j].type == e.type) {
-        return SSTableCorruption(path, footer_offset + i * kSectionEntrySize,
-                                 "duplicate section");
+        return SSTableCorruption(path, footer_offset + i * kSectionEntrySize, "duplicate section");
       }
     }
   }

@@ -47,7 +47,7 @@ struct BlockHandle {
 void EncodeBlockHandle(const BlockHandle& h, std::string* out);
 bool DecodeBlockHandle(std::string_view* in, BlockHandle* h);
 
-// Appends the trailer of `payload` stored as `type`.
+// Appends the trailer of `payload` stored as `type`; `payload` may be *out itself.
 void AppendBlockTrailer(std::string_view payload, BlockType type, std::string* out);
 // Splits a stored block into payload and type after checking its checksum.
 // `what` and `offset` only shape the error message.

@@ -48,8 +48,8 @@ void StreamingHistogram::AddBin(int64_t point, uint64_t count) {
   size_t best = 0;
   unsigned __int128 best_gap = ~static_cast<unsigned __int128>(0);
   for (size_t i = 0; i + 1 < bins_.size(); ++i) {
-    const auto gap = static_cast<unsigned __int128>(
-        static_cast<__int128>(bins_[i + 1].first) - static_cast<__int128>(bins_[i].first));
+    const auto gap = static_cast<unsigned __int128>(static_cast<__int128>(bins_[i + 1].first) -
+                                                    static_cast<__int128>(bins_[i].first));
     if (gap < best_gap) {
       best_gap = gap;
       best = i;
@@ -58,8 +58,8 @@ void StreamingHistogram::AddBin(int64_t point, uint64_t count) {
   auto& a = bins_[best];
   const auto& b = bins_[best + 1];
   const __int128 total = static_cast<__int128>(a.second) + b.second;
-  const __int128 weighted = static_cast<__int128>(a.first) * a.second +
-                            static_cast<__int128>(b.first) * b.second;
+  const __int128 weighted =
+      static_cast<__int128>(a.first) * a.second + static_cast<__int128>(b.first) * b.second;
   // The mean lies between the two points, so it fits in int64.
   a.first = static_cast<int64_t>(weighted / total);
   a.second += b.second;
@@ -76,8 +76,7 @@ double StreamingHistogram::Sum(int64_t b) const {
   for (auto it = bins_.begin(); it != floor; ++it) sum += static_cast<double>(it->second);
   const double pi = static_cast<double>(floor->first);
   const double mi = static_cast<double>(floor->second);
-  const double weight =
-      (static_cast<double>(b) - pi) / (static_cast<double>(next->first) - pi);
+  const double weight = (static_cast<double>(b) - pi) / (static_cast<double>(next->first) - pi);
   const double mb = mi + (static_cast<double>(next->second) - mi) * weight;
   sum += (mi + mb) * weight / 2;
   sum += mi / 2;
@@ -117,7 +116,7 @@ bool StreamingHistogram::DecodeFrom(std::string_view* in, StreamingHistogram* h)
     uint64_t count;
     if (!GetSignedVarint64(in, &delta) || !GetVarint64(in, &count)) return false;
     const int64_t point = WrappingAdd(prev, delta);
-    if (i > 0 && point <= prev) return false;  // points strictly increase
+    if (count == 0 || (i > 0 && point <= prev)) return false;  // points strictly increase
     result.bins_.emplace_back(point, count);
     prev = point;
   }

@@ -3,7 +3,8 @@
 // encoding is prefix-free, so clusterings are the concatenation of their
 // components' encodings, a clustering prefix is a byte prefix, and a DESC
 // column is its encoding with every byte inverted. Also used for collection
-// element paths (set elements, map keys, list timeuuids). Format: docs/FORMAT.md.
+// element paths (set elements, map keys, list timeuuids). Format:
+// engine/types/FORMAT.md (indexed from docs/FORMAT.md).
 #pragma once
 
 #include <string>

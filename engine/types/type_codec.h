@@ -3,8 +3,11 @@
 // JSON), and the binary form of a DataType itself for the schema file.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "cassette/status.h"
 #include "cassette/value.h"
@@ -33,13 +36,30 @@ std::string FormatValue(const DataType& type, std::string_view serialized);
 // numbers bare, collections as JSON arrays/objects.
 std::string FormatJson(const DataType& type, std::string_view serialized);
 
+// A JSON string literal for `s` (Jackson's escaping: quote, backslash and
+// control characters; other characters verbatim). For JSON keys and values.
+std::string JsonQuote(std::string_view s);
+
 // Binary form of a type for the schema file.
 void EncodeDataType(const DataType& type, std::string* out);
 Status DecodeDataType(std::string_view* in, DataType* type);
 
 // Element encodings inside a serialized (frozen or whole) collection value,
 // Cassandra's format: [int32 count] then per element [int32 len][bytes].
+// For lists and sets; a map's count is its number of entries, so maps use
+// SerializeMap/DeserializeMap. Deserialize returns InvalidRequest on
+// malformed input (and never reads past the end).
 std::string SerializeCollection(const std::vector<std::string>& elements);
 Status DeserializeCollection(std::string_view serialized, std::vector<std::string>* elements);
+
+// Maps: [int32 count] then per entry key and value, each [int32 len][bytes].
+std::string SerializeMap(const std::vector<std::pair<std::string, std::string>>& entries);
+Status DeserializeMap(std::string_view serialized,
+                      std::vector<std::pair<std::string, std::string>>* entries);
+
+// Tuples: per component [int32 len][bytes], len -1 for a null component.
+std::string SerializeTuple(const std::vector<std::optional<std::string>>& components);
+Status DeserializeTuple(std::string_view serialized,
+                        std::vector<std::optional<std::string>>* components);
 
 }  // namespace cassette

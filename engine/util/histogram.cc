@@ -71,9 +71,10 @@ double Histogram::Percentile(double p) const {
     const double before = cumulative;
     cumulative += static_cast<double>(buckets_[b]);
     if (cumulative < threshold) continue;
-    // Assume the bucket's samples spread evenly over its range.
+    // Assume the bucket's samples spread evenly over the integers it holds,
+    // [lo, hi]; so a one-value bucket answers exactly.
     const double lo = b == 0 ? 0.0 : static_cast<double>(limits[b - 1]);
-    const double hi = static_cast<double>(limits[b]);
+    const double hi = static_cast<double>(limits[b] - 1);
     const double frac = (threshold - before) / static_cast<double>(buckets_[b]);
     const double v = lo + (hi - lo) * frac;
     return std::clamp(v, static_cast<double>(min_), static_cast<double>(max_));

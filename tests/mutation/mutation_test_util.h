@@ -59,11 +59,16 @@ class Generator {
   int64_t Timestamp() {
     if (!wide_) return rnd_.Range(1, 4);
     switch (rnd_.Uniform(6)) {
-      case 0: return INT64_MIN + 1;
-      case 1: return INT64_MAX;
-      case 2: return rnd_.Range(-1000, 1000);
-      case 3: return -static_cast<int64_t>(rnd_.Uniform(1ull << 62));
-      default: return 1700000000000000 + rnd_.Range(0, 100000000);
+      case 0:
+        return INT64_MIN + 1;
+      case 1:
+        return INT64_MAX;
+      case 2:
+        return rnd_.Range(-1000, 1000);
+      case 3:
+        return -static_cast<int64_t>(rnd_.Uniform(1ull << 62));
+      default:
+        return 1700000000000000 + rnd_.Range(0, 100000000);
     }
   }
   int64_t Second() { return wide_ ? 1700000000 + rnd_.Range(-5, 5) : rnd_.Range(100, 102); }
@@ -79,12 +84,14 @@ class Generator {
 
   Cell RandomCell(std::string path = {}) {
     switch (rnd_.Uniform(3)) {
-      case 0: return Cell::Live(Timestamp(), Value(), std::move(path));
+      case 0:
+        return Cell::Live(Timestamp(), Value(), std::move(path));
       case 1: {
         int32_t ttl = static_cast<int32_t>(rnd_.Range(1, 3));
         return Cell::Expiring(Timestamp(), ttl, Second(), Value(), std::move(path));
       }
-      default: return Cell::Tombstone(Timestamp(), Second(), std::move(path));
+      default:
+        return Cell::Tombstone(Timestamp(), Second(), std::move(path));
     }
   }
 
@@ -95,8 +102,10 @@ class Generator {
 
   LivenessInfo RandomMarker() {
     switch (rnd_.Uniform(3)) {
-      case 0: return LivenessInfo{};
-      case 1: return Marker(Timestamp());
+      case 0:
+        return LivenessInfo{};
+      case 1:
+        return Marker(Timestamp());
       default: {
         int32_t ttl = static_cast<int32_t>(rnd_.Range(1, 3));
         return ExpiringMarker(Timestamp(), ttl, Second() + ttl);
@@ -139,10 +148,10 @@ class Generator {
     size_t nrt = rnd_.Uniform(3);
     for (size_t i = 0; i < nrt; ++i) {
       RangeTombstone rt;
-      rt.range.start = Bound{rnd_.OneIn(3) ? "" : Ck(static_cast<int32_t>(rnd_.Range(-3, 3))),
-                             rnd_.OneIn(2)};
-      rt.range.end = Bound{rnd_.OneIn(3) ? "" : Ck(static_cast<int32_t>(rnd_.Range(-3, 3))),
-                           rnd_.OneIn(2)};
+      rt.range.start =
+          Bound{rnd_.OneIn(3) ? "" : Ck(static_cast<int32_t>(rnd_.Range(-3, 3))), rnd_.OneIn(2)};
+      rt.range.end =
+          Bound{rnd_.OneIn(3) ? "" : Ck(static_cast<int32_t>(rnd_.Range(-3, 3))), rnd_.OneIn(2)};
       rt.deletion = Del(Timestamp(), Second());
       u.range_tombstones.push_back(rt);
     }

@@ -160,7 +160,8 @@ Result<std::vector<DdCase>> ParseDataDriven(std::string_view text, const std::st
       if (++i >= n) return Status::InvalidArgument(pos + ": continued directive at end of file");
       directive += " " + lines[i];
     }
-    if (directive == kSeparator) return Status::InvalidArgument(pos + ": separator without a directive");
+    if (directive == kSeparator)
+      return Status::InvalidArgument(pos + ": separator without a directive");
     CASSETTE_RETURN_IF_ERROR(ParseDirective(directive, pos, &c));
     ++i;
 

@@ -1,0 +1,35 @@
+#include "engine/memtable/memtable_partition_iterator.h"
+
+#include <cassert>
+
+namespace cassette {
+
+MemtablePartitionIterator::MemtablePartitionIterator(const MemtablePartitionList* partitions,
+                                                     uint64_t snapshot, const TokenRange& range)
+    : it_(partitions), snapshot_(snapshot), range_(range) {
+  // The empty key sorts first among keys of a token.
+  it_.Seek(PartitionLookup{range_.start, {}});
+  Settle();
+}
+
+void MemtablePartitionIterator::Next() {
+  assert(valid_);
+  it_.Next();
+  Settle();
+}
+
+void MemtablePartitionIterator::Settle() {
+  valid_ = false;
+  content_ = PartitionContent{};
+  for (; it_.Valid(); it_.Next()) {
+    const MemtablePartition* p = it_.key();
+    if (p->token() > range_.end || (p->token() == range_.end && !range_.end_inclusive)) return;
+    if (p->token() == range_.start && !range_.start_inclusive) continue;
+    if (p->created_seq() > snapshot_) continue;
+    content_ = p->Read(snapshot_, ClusteringRange::All(), /*reversed=*/false);
+    valid_ = true;
+    return;
+  }
+}
+
+}  // namespace cassette

@@ -1,0 +1,180 @@
+#include "engine/read/result_row_builder.h"
+
+#include <algorithm>
+#include <limits>
+#include <utility>
+
+#include "engine/schema/key_codec.h"
+#include "engine/types/comparable.h"
+#include "engine/types/type_codec.h"
+
+namespace cassette {
+namespace {
+
+Result<std::string> DecodePath(const DataType& type, const Cell& cell) {
+  std::string_view path = cell.path;
+  std::string serialized;
+  CASSETTE_RETURN_IF_ERROR(DecodeComparable(type, /*descending=*/false, &path, &serialized));
+  if (!path.empty()) return Status::Corruption("trailing bytes in a collection element path");
+  return serialized;
+}
+
+std::optional<int32_t> RemainingTtl(const Cell& cell, int64_t now_sec) {
+  if (!cell.IsExpiring()) return std::nullopt;
+  int64_t left = cell.local_deletion_time - now_sec;
+  return static_cast<int32_t>(std::clamp<int64_t>(left, 0, std::numeric_limits<int32_t>::max()));
+}
+
+}  // namespace
+
+ResultRowBuilder::ResultRowBuilder(const TableSchema& schema, std::vector<size_t> selection,
+                                   bool with_cell_metadata, int64_t now_sec)
+    : schema_(schema),
+      selection_(std::move(selection)),
+      with_cell_metadata_(with_cell_metadata),
+      now_sec_(now_sec),
+      key_position_(schema.columns().size(), -1) {
+  for (size_t i = 0; i < schema.partition_key().size(); ++i) {
+    key_position_[schema.partition_key()[i]] = static_cast<int64_t>(i);
+  }
+  for (size_t i = 0; i < schema.clustering().size(); ++i) {
+    key_position_[schema.clustering()[i]] = static_cast<int64_t>(i);
+  }
+  for (size_t index : selection_) {
+    if (schema.columns()[index].kind == ColumnKind::kClustering) needs_clustering_ = true;
+  }
+}
+
+std::vector<ColumnSpec> ResultRowBuilder::Columns() const {
+  std::vector<ColumnSpec> specs;
+  specs.reserve(selection_.size());
+  for (size_t index : selection_) {
+    const ColumnDefinition& column = schema_.columns()[index];
+    specs.push_back({column.name, column.type});
+  }
+  return specs;
+}
+
+Status ResultRowBuilder::StartPartition(const DecoratedKey& key) {
+  statics_ = Row{};
+  CASSETTE_ASSIGN_OR_RETURN(key_values_, DeserializePartitionKey(schema_, key.key));
+  if (key_values_.size() != schema_.partition_key().size()) {
+    return Status::Corruption("partition key has " + std::to_string(key_values_.size()) +
+                              " components, the table " +
+                              std::to_string(schema_.partition_key().size()));
+  }
+  return Status::OK();
+}
+
+Result<ResultRow> ResultRowBuilder::Build(const Row* live_row) const {
+  std::vector<std::string> clustering;
+  if (needs_clustering_ && live_row != nullptr) {
+    CASSETTE_ASSIGN_OR_RETURN(clustering, DecodeClustering(schema_, live_row->clustering));
+  }
+  ResultRow out;
+  out.values.reserve(selection_.size());
+  for (size_t index : selection_) {
+    const ColumnDefinition& column = schema_.columns()[index];
+    CellValue cell{Value::Null(column.type), std::nullopt, std::nullopt};
+    switch (column.kind) {
+      case ColumnKind::kPartitionKey:
+        cell.value = Value::FromBytes(column.type, key_values_[key_position_[index]]);
+        break;
+      case ColumnKind::kClustering: {
+        size_t position = static_cast<size_t>(key_position_[index]);
+        if (position < clustering.size()) {
+          cell.value = Value::FromBytes(column.type, clustering[position]);
+        }
+        break;
+      }
+      case ColumnKind::kStatic: {
+        CASSETTE_ASSIGN_OR_RETURN(cell, ColumnValue(column, &statics_));
+        break;
+      }
+      case ColumnKind::kRegular: {
+        CASSETTE_ASSIGN_OR_RETURN(cell, ColumnValue(column, live_row));
+        break;
+      }
+    }
+    out.values.push_back(std::move(cell.value));
+    if (with_cell_metadata_) {
+      out.writetimes.push_back(cell.writetime);
+      out.ttls.push_back(cell.ttl);
+    }
+  }
+  return out;
+}
+
+Result<ResultRowBuilder::CellValue> ResultRowBuilder::ColumnValue(const ColumnDefinition& column,
+                                                                  const Row* row) const {
+  CellValue out{Value::Null(column.type), std::nullopt, std::nullopt};
+  const ColumnData* data = row != nullptr ? row->Find(column.id) : nullptr;
+  if (data == nullptr || data->cells.empty()) return out;
+  if (!column.type.IsMultiCell()) {
+    const Cell& cell = data->cells.front();
+    out.value = Value::FromBytes(column.type, cell.value);
+    out.writetime = cell.timestamp;
+    out.ttl = RemainingTtl(cell, now_sec_);
+    return out;
+  }
+  CASSETTE_ASSIGN_OR_RETURN(out.value, CollectionValue(column, *data));
+  for (const Cell& cell : data->cells) {
+    if (!out.writetime || cell.timestamp > *out.writetime) out.writetime = cell.timestamp;
+    std::optional<int32_t> ttl = RemainingTtl(cell, now_sec_);
+    if (ttl && (!out.ttl || *ttl < *out.ttl)) out.ttl = ttl;
+  }
+  return out;
+}
+
+Result<Value> ResultRowBuilder::CollectionValue(const ColumnDefinition& column,
+                                                const ColumnData& data) const {
+  const DataType& type = column.type;
+  switch (type.kind()) {
+    case TypeKind::kList: {
+      // Elements are ordered by their timeuuid path: list order.
+      std::vector<std::string> values;
+      values.reserve(data.cells.size());
+      for (const Cell& cell : data.cells) values.push_back(cell.value);
+      return Value::FromBytes(type, SerializeCollection(values));
+    }
+    case TypeKind::kSet: {
+      std::vector<std::string> elements;
+      elements.reserve(data.cells.size());
+      for (const Cell& cell : data.cells) {
+        CASSETTE_ASSIGN_OR_RETURN(std::string element, DecodePath(type.params()[0], cell));
+        elements.push_back(std::move(element));
+      }
+      return Value::FromBytes(type, SerializeCollection(elements));
+    }
+    case TypeKind::kMap: {
+      std::vector<std::pair<std::string, std::string>> entries;
+      entries.reserve(data.cells.size());
+      for (const Cell& cell : data.cells) {
+        CASSETTE_ASSIGN_OR_RETURN(std::string key, DecodePath(type.params()[0], cell));
+        entries.emplace_back(std::move(key), cell.value);
+      }
+      return Value::FromBytes(type, SerializeMap(entries));
+    }
+    default:
+      return Status::Corruption("column " + column.name + " holds collection cells but is " +
+                                type.ToString());
+  }
+}
+
+std::string ResultRowBuilder::DescribePosition(const std::string* clustering) const {
+  std::string key;
+  for (size_t i = 0; i < key_values_.size(); ++i) {
+    if (i > 0) key += ", ";
+    key += FormatValue(schema_.columns()[schema_.partition_key()[i]].type, key_values_[i]);
+  }
+  if (clustering == nullptr || clustering->empty()) return key;
+  std::string out = "(" + key + ")";
+  Result<std::vector<std::string>> values = DecodeClustering(schema_, *clustering);
+  if (!values.ok()) return out;
+  for (size_t i = 0; i < values->size() && i < schema_.clustering().size(); ++i) {
+    out += ", " + FormatValue(schema_.columns()[schema_.clustering()[i]].type, (*values)[i]);
+  }
+  return out;
+}
+
+}  // namespace cassette

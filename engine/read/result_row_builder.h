@@ -1,0 +1,70 @@
+// ResultRowBuilder: turns the live view of a partition's rows into CQL
+// result rows for the selected columns. Partition key columns come from the
+// decorated key, clustering columns from the row's clustering, simple
+// columns from their live cell, non-frozen collections from their live
+// elements (null when none is left), static columns from the partition's
+// live static row on every row.
+//
+// WRITETIME/TTL (with_cell_metadata): the live cell's timestamp, and its
+// remaining seconds (expiry - now) when it expires; null for key columns and
+// absent values. For a non-frozen collection, WRITETIME is the newest live
+// element's timestamp (MAXWRITETIME) and TTL the remaining seconds of the
+// first element to expire.
+//
+// Thread-compatible; borrows the schema.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cassette/query.h"
+#include "cassette/schema.h"
+#include "engine/mutation/decorated_key.h"
+#include "engine/mutation/row.h"
+
+namespace cassette {
+
+class ResultRowBuilder {
+ public:
+  // `selection`: indices into schema.columns(), in output order.
+  ResultRowBuilder(const TableSchema& schema, std::vector<size_t> selection,
+                   bool with_cell_metadata, int64_t now_sec);
+
+  std::vector<ColumnSpec> Columns() const;
+
+  // Starts a partition: decodes its key (Corruption when malformed).
+  Status StartPartition(const DecoratedKey& key);
+  // The partition's static row, already reduced to its live content.
+  void SetStatics(Row live_static) { statics_ = std::move(live_static); }
+  // One result row; `live_row` (live content only) is null for a row made of
+  // the partition key and statics alone (static-only partition, DISTINCT).
+  Result<ResultRow> Build(const Row* live_row) const;
+
+  // "1, 'a'" for the partition key, "(1), 2" once a clustering is given:
+  // Cassandra's rendering of a position in tombstone errors.
+  std::string DescribePosition(const std::string* clustering) const;
+
+ private:
+  struct CellValue {
+    Value value;
+    std::optional<int64_t> writetime;
+    std::optional<int32_t> ttl;
+  };
+  Result<CellValue> ColumnValue(const ColumnDefinition& column, const Row* row) const;
+  Result<Value> CollectionValue(const ColumnDefinition& column, const ColumnData& data) const;
+
+  const TableSchema& schema_;
+  std::vector<size_t> selection_;
+  bool with_cell_metadata_;
+  int64_t now_sec_;
+  // Position of each column in the partition key or clustering (by index
+  // into schema.columns()); -1 for other columns.
+  std::vector<int64_t> key_position_;
+  bool needs_clustering_ = false;
+  std::vector<std::string> key_values_;  // serialized, per partition key column
+  Row statics_;
+};
+
+}  // namespace cassette

@@ -1,0 +1,107 @@
+#include "engine/schema/key_codec.h"
+
+#include "engine/types/comparable.h"
+#include "engine/util/coding.h"
+
+namespace cassette {
+namespace {
+
+constexpr size_t kMaxKeyLength = 65535;
+
+Status TooLong(size_t n) {
+  return Status::InvalidRequest("Key length of " + std::to_string(n) +
+                                " is longer than maximum of 65535");
+}
+
+}  // namespace
+
+Result<std::string> SerializePartitionKey(const TableSchema& schema,
+                                          const std::vector<std::string>& components) {
+  size_t n = schema.partition_key().size();
+  if (components.size() != n) {
+    return Status::InvalidRequest("Partition key of " + schema.keyspace() + "." + schema.name() +
+                                  " has " + std::to_string(n) + " components, got " +
+                                  std::to_string(components.size()));
+  }
+  if (n == 1) {
+    if (components[0].empty()) return Status::InvalidRequest("Key may not be empty");
+    if (components[0].size() > kMaxKeyLength) return TooLong(components[0].size());
+    return components[0];
+  }
+  std::string out;
+  for (const std::string& c : components) {
+    if (c.size() > kMaxKeyLength) return TooLong(c.size());
+    PutBigEndian16(&out, static_cast<uint16_t>(c.size()));
+    out.append(c);
+    out.push_back('\0');
+  }
+  if (out.size() > kMaxKeyLength) return TooLong(out.size());
+  return out;
+}
+
+Status DeserializePartitionKey(const TableSchema& schema, std::string_view key,
+                               std::vector<std::string>* components) {
+  components->clear();
+  size_t n = schema.partition_key().size();
+  if (n <= 1) {
+    components->emplace_back(key);
+    return Status::OK();
+  }
+  std::string_view in = key;
+  for (size_t i = 0; i < n; ++i) {
+    if (in.size() < 2) return Status::Corruption("truncated composite partition key");
+    size_t len = DecodeBigEndian16(in.data());
+    in.remove_prefix(2);
+    if (in.size() < len + 1) return Status::Corruption("truncated composite partition key");
+    components->emplace_back(in.substr(0, len));
+    if (in[len] != '\0') {
+      return Status::Corruption("bad end-of-component byte in composite partition key");
+    }
+    in.remove_prefix(len + 1);
+  }
+  if (!in.empty()) return Status::Corruption("trailing bytes after composite partition key");
+  return Status::OK();
+}
+
+Result<std::vector<std::string>> DeserializePartitionKey(const TableSchema& schema,
+                                                         std::string_view key) {
+  std::vector<std::string> components;
+  CASSETTE_RETURN_IF_ERROR(DeserializePartitionKey(schema, key, &components));
+  return components;
+}
+
+std::string EncodeClustering(const TableSchema& schema,
+                             const std::vector<std::string>& components) {
+  std::string out;
+  const std::vector<size_t>& clustering = schema.clustering();
+  for (size_t i = 0; i < components.size() && i < clustering.size(); ++i) {
+    const ColumnDefinition& c = schema.columns()[clustering[i]];
+    EncodeComparable(c.type, components[i], c.order == ClusteringOrder::kDesc, &out);
+  }
+  return out;
+}
+
+Status DecodeClustering(const TableSchema& schema, std::string_view clustering,
+                        std::vector<std::string>* components) {
+  components->clear();
+  std::string_view in = clustering;
+  for (size_t index : schema.clustering()) {
+    if (in.empty()) break;
+    const ColumnDefinition& c = schema.columns()[index];
+    std::string value;
+    CASSETTE_RETURN_IF_ERROR(
+        DecodeComparable(c.type, c.order == ClusteringOrder::kDesc, &in, &value));
+    components->push_back(std::move(value));
+  }
+  if (!in.empty()) return Status::Corruption("trailing bytes after clustering");
+  return Status::OK();
+}
+
+Result<std::vector<std::string>> DecodeClustering(const TableSchema& schema,
+                                                  std::string_view clustering) {
+  std::vector<std::string> components;
+  CASSETTE_RETURN_IF_ERROR(DecodeClustering(schema, clustering, &components));
+  return components;
+}
+
+}  // namespace cassette

@@ -1,0 +1,48 @@
+// Partition keys and clusterings as the storage layers see them.
+//
+// Partition key: Cassandra's serialized key, the bytes Murmur3 hashes. A
+// one-column key is the column's serialized value; a composite key is,
+// per component, [u16 BE length][bytes][0x00] (CompositeType).
+//
+// Clustering: the comparable encodings (engine/types/comparable.h) of the
+// clustering values concatenated, each column ASC or DESC as declared.
+// memcmp order is clustering order; fewer values than clustering columns
+// encode a prefix, which is a byte prefix of every clustering starting
+// with those values.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cassette/schema.h"
+#include "cassette/status.h"
+
+namespace cassette {
+
+// InvalidRequest when the component count differs from the partition key's,
+// a one-column key is empty ("Key may not be empty"), or a component or the
+// whole key exceeds 65535 bytes.
+Result<std::string> SerializePartitionKey(const TableSchema& schema,
+                                          const std::vector<std::string>& serialized_components);
+
+// Corruption when `key` is not a key of this table's shape.
+Status DeserializePartitionKey(const TableSchema& schema, std::string_view key,
+                               std::vector<std::string>* components);
+Result<std::vector<std::string>> DeserializePartitionKey(const TableSchema& schema,
+                                                         std::string_view key);
+
+// REQUIRES: each component is a valid value of its column's type and there
+// are at most as many components as clustering columns (extra ones are
+// ignored).
+std::string EncodeClustering(const TableSchema& schema,
+                             const std::vector<std::string>& serialized_components);
+
+// Decodes a full clustering or a prefix. Corruption on malformed input or
+// bytes left after the last clustering column.
+Status DecodeClustering(const TableSchema& schema, std::string_view clustering,
+                        std::vector<std::string>* components);
+Result<std::vector<std::string>> DecodeClustering(const TableSchema& schema,
+                                                  std::string_view clustering);
+
+}  // namespace cassette

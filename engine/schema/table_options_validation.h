@@ -1,0 +1,21 @@
+// Range checks of table options (WITH default_time_to_live = ..., ...),
+// with Cassandra's ConfigurationException messages. The compaction map is
+// only required to name a class: each strategy validates its own options.
+#pragma once
+
+#include "cassette/schema.h"
+#include "cassette/status.h"
+
+namespace cassette {
+
+// Cassandra's TTL ceiling: 20 years.
+constexpr int32_t kMaxTtlSeconds = 630720000;
+
+Status ValidateTableOptions(const TableOptions& options);
+
+// The compression map alone. cassette compresses with zstd only:
+// ZstdCompressor (or 'zstd'), or no compression ('enabled': false, an empty
+// map, or class 'none'/'NoopCompressor').
+Status ValidateCompressionOptions(const std::map<std::string, std::string>& compression);
+
+}  // namespace cassette

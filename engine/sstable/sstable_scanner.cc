@@ -1,0 +1,75 @@
+#include "engine/sstable/sstable_scanner.h"
+
+#include "engine/sstable/partition_index_entry.h"
+#include "engine/sstable/sstable_reader.h"
+
+namespace cassette {
+
+SSTableScanner::SSTableScanner(std::shared_ptr<const SSTableReader> reader, const TokenRange& range,
+                               ReadStats* stats)
+    : reader_(std::move(reader)),
+      range_(range),
+      cursor_(std::make_shared<DataCursor>(&reader_->fetcher(), stats)) {
+  int64_t first = range_.start;
+  if (!range_.start_inclusive) {
+    if (first == INT64_MAX) {
+      done_ = true;
+    } else {
+      ++first;
+    }
+  }
+  if (range_.start > range_.end ||
+      (range_.start == range_.end && !(range_.start_inclusive && range_.end_inclusive))) {
+    done_ = true;
+  }
+  if (!done_) {
+    range_.start = first;
+    range_.start_inclusive = true;
+    next_block_ = reader_->summary().FirstBlockAtOrAfter(TokenSortKeyPrefix(first));
+  }
+  Next();
+}
+
+void SSTableScanner::Next() {
+  valid_ = false;
+  current_ = PartitionContent{};
+  if (done_ || !status_.ok()) return;
+  if (Status s = Advance(); !s.ok()) {
+    status_ = std::move(s);
+    done_ = true;
+  }
+}
+
+Status SSTableScanner::Advance() {
+  const IndexSummary& summary = reader_->summary();
+  for (;;) {
+    if (rest_.empty()) {
+      if (next_block_ >= summary.size()) {
+        done_ = true;
+        return Status::OK();
+      }
+      const BlockHandle& h = summary[next_block_++].handle;
+      CASSETTE_ASSIGN_OR_RETURN(block_, reader_->fetcher().IndexBlock(h, "partition index block"));
+      rest_ = *block_;
+      rest_offset_ = h.offset;
+      if (rest_.empty()) return SSTableCorruption(reader_->path(), h.offset, "empty index block");
+    }
+    PartitionIndexEntry entry;
+    if (!DecodePartitionIndexEntry(&rest_, &entry)) {
+      return SSTableCorruption(reader_->path(), rest_offset_, "malformed partition index entry");
+    }
+    int64_t token;
+    SortKeyToken(entry.sort_key, &token);  // entries hold at least 8 bytes
+    if (token < range_.start) continue;
+    if (token > range_.end || (token == range_.end && !range_.end_inclusive)) {
+      done_ = true;
+      return Status::OK();
+    }
+    CASSETTE_ASSIGN_OR_RETURN(current_,
+                              reader_->ReadContent(entry, ClusteringRange::All(), false, cursor_));
+    valid_ = true;
+    return Status::OK();
+  }
+}
+
+}  // namespace cassette

@@ -1,0 +1,101 @@
+// SSTableWriter: writes one SSTable file from partitions given in
+// partition order (token, then key bytes), rows in clustering order.
+// Layout: FORMAT.md. The file is complete and durable only after Finish()
+// returns OK; until then (and after any error) it is a partial file that
+// Abandon() (or the destructor) deletes.
+//
+// Not thread-safe. After an I/O error every call returns that error.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cassette/file_system.h"
+#include "cassette/status.h"
+#include "engine/mutation/partition_update.h"
+#include "engine/sstable/block_appender.h"
+#include "engine/sstable/bloom_filter.h"
+#include "engine/sstable/data_stream_writer.h"
+#include "engine/sstable/partition_index_writer.h"
+#include "engine/sstable/row_index.h"
+#include "engine/sstable/sstable_stats.h"
+#include "engine/sstable/sstable_stats_collector.h"
+#include "engine/sstable/sstable_writer_options.h"
+
+namespace cassette {
+
+class SSTableWriter {
+ public:
+  // Creates (truncates) `path`. `fs` must outlive the writer.
+  static Result<std::unique_ptr<SSTableWriter>> Create(FileSystem* fs, std::string path,
+                                                       SSTableWriterOptions options);
+  // Abandons the file unless Finish() succeeded.
+  ~SSTableWriter();
+  SSTableWriter(const SSTableWriter&) = delete;
+  SSTableWriter& operator=(const SSTableWriter&) = delete;
+
+  // Starts a partition. InvalidArgument unless `key` sorts strictly after
+  // the previous partition's key, or while a partition is open.
+  Status BeginPartition(const DecoratedKey& key, const DeletionTime& partition_deletion,
+                        const Row& static_row, const std::vector<RangeTombstone>& range_tombstones);
+  // InvalidArgument unless a partition is open and row.clustering sorts
+  // strictly after (memcmp) the previous row's.
+  Status AddRow(const Row& row);
+  Status EndPartition();
+  // BeginPartition, AddRow for each row, EndPartition.
+  Status Add(const PartitionUpdate& partition);
+
+  // Bytes the file would have if finished now (approximate: the open
+  // chunk is counted at the compression ratio so far).
+  uint64_t EstimatedFileSize() const;
+  uint64_t partitions_written() const { return collector_.stats().partition_count; }
+
+  // Writes the index, filter and statistics sections and the footer,
+  // syncs and closes the file. InvalidArgument while a partition is open.
+  Result<SSTableStats> Finish();
+  // Closes and deletes the partial file. Safe to call more than once.
+  void Abandon();
+
+ private:
+  SSTableWriter(FileSystem* fs, std::string path, SSTableWriterOptions options,
+                std::unique_ptr<WritableFile> file);
+
+  // Records a sticky error.
+  Status Fail(Status s);
+  Status CheckUsable() const;
+  Status CloseRowBlock();
+  Result<BlockHandle> WriteRawBlock(std::string_view payload);
+  Status WriteSection(SectionType type, std::string_view bytes, size_t slot, Footer* footer);
+
+  FileSystem* fs_;
+  std::string path_;
+  SSTableWriterOptions options_;
+  std::unique_ptr<WritableFile> file_;
+  BlockAppender appender_;
+  DataStreamWriter data_;
+  PartitionIndexWriter index_;
+  BloomFilter bloom_;
+  StatsCollector collector_;
+  Status error_;
+  bool finished_ = false;
+  bool abandoned_ = false;
+
+  // The open partition.
+  bool in_partition_ = false;
+  bool has_last_key_ = false;
+  DecoratedKey last_key_;
+  std::string last_sort_key_;
+  uint64_t partition_start_ = 0;
+  bool partition_has_rows_ = false;
+  std::string prev_clustering_;  // previous row of the partition
+  // The open row-index block.
+  uint64_t block_start_ = 0;
+  bool block_has_rows_ = false;
+  std::string block_first_;
+  std::vector<RowIndexEntry> row_blocks_;
+  std::string scratch_;
+  std::string node_scratch_;
+};
+
+}  // namespace cassette

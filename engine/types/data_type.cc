@@ -1,0 +1,251 @@
+// DataType: CQL type syntax (parse and print) and freezing.
+#include <cctype>
+#include <string>
+#include <vector>
+
+#include "cassette/value.h"
+
+namespace cassette {
+namespace {
+
+// A type as written, before validation: name<params...>.
+struct RawType {
+  std::string name;  // lowercased
+  std::vector<RawType> params;
+};
+
+std::string RawText(const RawType& r) {
+  std::string out = r.name;
+  if (!r.params.empty()) {
+    out += '<';
+    for (size_t i = 0; i < r.params.size(); ++i) {
+      if (i > 0) out += ", ";
+      out += RawText(r.params[i]);
+    }
+    out += '>';
+  }
+  return out;
+}
+
+class TypeParser {
+ public:
+  explicit TypeParser(std::string_view text) : text_(text) {}
+
+  Result<RawType> ParseAll() {
+    RawType r;
+    CASSETTE_RETURN_IF_ERROR(Parse(&r, 0));
+    SkipSpace();
+    if (pos_ != text_.size()) return Error();
+    return r;
+  }
+
+ private:
+  static constexpr int kMaxDepth = 32;
+
+  void SkipSpace() {
+    while (pos_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[pos_]))) ++pos_;
+  }
+  bool Consume(char c) {
+    SkipSpace();
+    if (pos_ < text_.size() && text_[pos_] == c) {
+      ++pos_;
+      return true;
+    }
+    return false;
+  }
+  Status Error() const { return Status::SyntaxError("Invalid type '" + std::string(text_) + "'"); }
+
+  Status Parse(RawType* r, int depth) {
+    if (depth > kMaxDepth) return Error();
+    SkipSpace();
+    size_t start = pos_;
+    while (pos_ < text_.size() &&
+           (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_')) {
+      ++pos_;
+    }
+    if (pos_ == start || std::isdigit(static_cast<unsigned char>(text_[start]))) return Error();
+    for (size_t i = start; i < pos_; ++i) {
+      r->name.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(text_[i]))));
+    }
+    if (!Consume('<')) return Status::OK();
+    do {
+      RawType p;
+      CASSETTE_RETURN_IF_ERROR(Parse(&p, depth + 1));
+      r->params.push_back(std::move(p));
+    } while (Consume(','));
+    if (!Consume('>')) return Error();
+    return Status::OK();
+  }
+
+  std::string_view text_;
+  size_t pos_ = 0;
+};
+
+bool LookupScalar(const std::string& name, TypeKind* kind) {
+  static constexpr struct {
+    const char* name;
+    TypeKind kind;
+  } kScalars[] = {
+      {"ascii", TypeKind::kAscii},         {"bigint", TypeKind::kBigint},
+      {"blob", TypeKind::kBlob},           {"boolean", TypeKind::kBoolean},
+      {"counter", TypeKind::kCounter},     {"date", TypeKind::kDate},
+      {"decimal", TypeKind::kDecimal},     {"double", TypeKind::kDouble},
+      {"duration", TypeKind::kDuration},   {"float", TypeKind::kFloat},
+      {"inet", TypeKind::kInet},           {"int", TypeKind::kInt},
+      {"smallint", TypeKind::kSmallint},   {"text", TypeKind::kText},
+      {"varchar", TypeKind::kText},        {"time", TypeKind::kTime},
+      {"timestamp", TypeKind::kTimestamp}, {"timeuuid", TypeKind::kTimeuuid},
+      {"tinyint", TypeKind::kTinyint},     {"uuid", TypeKind::kUuid},
+      {"varint", TypeKind::kVarint},
+  };
+  for (const auto& s : kScalars) {
+    if (name == s.name) {
+      *kind = s.kind;
+      return true;
+    }
+  }
+  return false;
+}
+
+bool IsComposite(const std::string& name) {
+  return name == "list" || name == "set" || name == "map" || name == "tuple";
+}
+
+// Applies Cassandra's rules while turning a RawType into a DataType.
+// `freeze` is set inside frozen<> and tuples, where nested collections are
+// frozen implicitly.
+Result<DataType> Convert(const RawType& r, bool freeze) {
+  if (r.name == "frozen") {
+    if (r.params.size() != 1) {
+      return Status::SyntaxError("Invalid type '" + RawText(r) + "'");
+    }
+    const RawType& inner = r.params[0];
+    if (!IsComposite(inner.name)) {
+      return Status::InvalidRequest(
+          "frozen<> is only allowed on collections, tuples, and user-defined types (got " +
+          RawText(inner) + ")");
+    }
+    return Convert(inner, true);
+  }
+  if (!IsComposite(r.name)) {
+    TypeKind kind;
+    if (!LookupScalar(r.name, &kind)) return Status::InvalidRequest("Unknown type " + r.name);
+    if (!r.params.empty()) return Status::SyntaxError("Invalid type '" + RawText(r) + "'");
+    return DataType::Of(kind);
+  }
+  bool is_tuple = r.name == "tuple";
+  size_t want = r.name == "map" ? 2 : 1;
+  if (r.params.empty() || (!is_tuple && r.params.size() != want)) {
+    return Status::SyntaxError("Invalid type '" + RawText(r) + "'");
+  }
+  std::vector<DataType> params;
+  for (const RawType& p : r.params) {
+    CASSETTE_ASSIGN_OR_RETURN(DataType t, Convert(p, freeze || is_tuple));
+    if (t.IsCollection() && !t.frozen()) {
+      return Status::InvalidRequest("Non-frozen collections are not allowed inside collections: " +
+                                    RawText(r));
+    }
+    if (t.kind() == TypeKind::kCounter) {
+      return Status::InvalidRequest(is_tuple ? "Counters are not allowed inside tuples"
+                                             : "Counters are not allowed inside collections: " +
+                                                   RawText(r));
+    }
+    params.push_back(std::move(t));
+  }
+  if (r.name == "set" && params[0].kind() == TypeKind::kDuration) {
+    return Status::InvalidRequest("Durations are not allowed inside sets: " + RawText(r));
+  }
+  if (r.name == "map" && params[0].kind() == TypeKind::kDuration) {
+    return Status::InvalidRequest("Durations are not allowed as map keys: " + RawText(r));
+  }
+  if (is_tuple) return DataType::Tuple(std::move(params));
+  if (r.name == "list") return DataType::List(std::move(params[0]), freeze);
+  if (r.name == "set") return DataType::Set(std::move(params[0]), freeze);
+  return DataType::Map(std::move(params[0]), std::move(params[1]), freeze);
+}
+
+const char* ScalarName(TypeKind kind) {
+  switch (kind) {
+    case TypeKind::kAscii:
+      return "ascii";
+    case TypeKind::kBigint:
+      return "bigint";
+    case TypeKind::kBlob:
+      return "blob";
+    case TypeKind::kBoolean:
+      return "boolean";
+    case TypeKind::kCounter:
+      return "counter";
+    case TypeKind::kDate:
+      return "date";
+    case TypeKind::kDecimal:
+      return "decimal";
+    case TypeKind::kDouble:
+      return "double";
+    case TypeKind::kDuration:
+      return "duration";
+    case TypeKind::kFloat:
+      return "float";
+    case TypeKind::kInet:
+      return "inet";
+    case TypeKind::kInt:
+      return "int";
+    case TypeKind::kSmallint:
+      return "smallint";
+    case TypeKind::kText:
+      return "text";
+    case TypeKind::kTime:
+      return "time";
+    case TypeKind::kTimestamp:
+      return "timestamp";
+    case TypeKind::kTimeuuid:
+      return "timeuuid";
+    case TypeKind::kTinyint:
+      return "tinyint";
+    case TypeKind::kUuid:
+      return "uuid";
+    case TypeKind::kVarint:
+      return "varint";
+    case TypeKind::kList:
+      return "list";
+    case TypeKind::kSet:
+      return "set";
+    case TypeKind::kMap:
+      return "map";
+    case TypeKind::kTuple:
+      return "tuple";
+  }
+  return "unknown";
+}
+
+}  // namespace
+
+Result<DataType> DataType::Parse(std::string_view cql) {
+  TypeParser parser(cql);
+  CASSETTE_ASSIGN_OR_RETURN(RawType raw, parser.ParseAll());
+  return Convert(raw, false);
+}
+
+DataType DataType::Frozen() const {
+  if (!IsCollection() && kind_ != TypeKind::kTuple) return *this;
+  std::vector<DataType> params;
+  params.reserve(params_.size());
+  for (const DataType& p : params_) params.push_back(p.Frozen());
+  return DataType(kind_, std::move(params), true);
+}
+
+std::string DataType::ToString() const {
+  if (!IsCollection() && kind_ != TypeKind::kTuple) return ScalarName(kind_);
+  std::string out = ScalarName(kind_);
+  out += '<';
+  for (size_t i = 0; i < params_.size(); ++i) {
+    if (i > 0) out += ", ";
+    out += params_[i].ToString();
+  }
+  out += '>';
+  // Tuples are always frozen and DESCRIBE spells it out, as Cassandra does.
+  if (frozen_ || kind_ == TypeKind::kTuple) out = "frozen<" + out + ">";
+  return out;
+}
+
+}  // namespace cassette

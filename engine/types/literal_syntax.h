@@ -1,0 +1,19 @@
+// Pieces of the CQL literal syntax shared by the scalar and collection
+// literal parsers (literal_parser.cc, collection_literal.cc).
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "cassette/status.h"
+#include "cassette/value.h"
+
+namespace cassette {
+
+// Without leading and trailing whitespace.
+std::string_view TrimLiteral(std::string_view s);
+bool EqualsIgnoringCase(std::string_view a, std::string_view b);
+// A list, set, map or tuple literal (already trimmed) for `type`.
+Result<std::string> ParseCompositeLiteral(const DataType& type, std::string_view literal);
+
+}  // namespace cassette

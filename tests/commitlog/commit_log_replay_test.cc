@@ -1,0 +1,293 @@
+#include "engine/commitlog/commit_log_replay.h"
+
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "cassette/clock.h"
+#include "engine/commitlog/commit_log.h"
+#include "tests/commitlog/commit_log_test_util.h"
+
+namespace cassette {
+namespace {
+
+constexpr char kDir[] = "/cl";
+
+class CommitLogReplayTest : public ::testing::Test {
+ protected:
+  // Writes `n` records with a fresh log starting at `first_id`, closes it
+  // and returns the records' positions.
+  std::vector<CommitLogPosition> Write(int n, uint64_t first_id = 1, uint64_t segment_size = 1000,
+                                       int first_record = 0) {
+    CommitLogOptions o;
+    o.dir = kDir;
+    o.segment_size = segment_size;
+    o.sync = CommitLogSync::kPeriodic;
+    auto log = CommitLog::Open(fs_.get(), &clock_, o, first_id);
+    EXPECT_TRUE(log.ok()) << log.status().ToString();
+    std::vector<CommitLogPosition> positions;
+    for (int i = first_record; i < first_record + n; ++i) {
+      auto pos = (*log)->Append(TestRecord(i));
+      EXPECT_TRUE(pos.ok());
+      positions.push_back(*pos);
+    }
+    EXPECT_TRUE((*log)->Close().ok());
+    return positions;
+  }
+
+  std::vector<std::string> Records(int from, int to) {
+    std::vector<std::string> out;
+    for (int i = from; i < to; ++i) out.push_back(TestRecord(i));
+    return out;
+  }
+
+  std::shared_ptr<MemFileSystem> fs_ = NewMemFileSystem();
+  ManualClock clock_{kTestStartMicros};
+};
+
+TEST_F(CommitLogReplayTest, MissingDirectoryIsEmpty) {
+  auto ids = ListCommitLogSegments(fs_.get(), "/nowhere");
+  ASSERT_TRUE(ids.ok());
+  EXPECT_TRUE(ids->empty());
+  ReplayOutcome r = ReplayAll(fs_.get(), "/nowhere");
+  ASSERT_TRUE(r.status.ok());
+  EXPECT_EQ(r.stats.segments, 0u);
+}
+
+TEST_F(CommitLogReplayTest, ListSortsNumericallyAndIgnoresOtherFiles) {
+  ASSERT_TRUE(fs_->CreateDirs(kDir).ok());
+  for (const char* name : {"CommitLog-1-10.log", "CommitLog-1-9.log", "CommitLog-1-100.log",
+                           "CommitLog-1-5.log.repair", "notes.txt"}) {
+    WriteAll(fs_.get(), std::string(kDir) + "/" + name, "");
+  }
+  auto ids = ListCommitLogSegments(fs_.get(), kDir);
+  ASSERT_TRUE(ids.ok());
+  EXPECT_EQ(*ids, (std::vector<uint64_t>{9, 10, 100}));
+}
+
+TEST_F(CommitLogReplayTest, OtherFormatVersionIsRefused) {
+  Write(1);
+  WriteAll(fs_.get(), std::string(kDir) + "/CommitLog-2-7.log", "");
+  ReplayOutcome r = ReplayAll(fs_.get(), kDir);
+  EXPECT_EQ(r.status.code(), Status::Code::kNotSupported) << r.status.ToString();
+  EXPECT_NE(r.status.message().find("CommitLog-2-7.log"), std::string::npos);
+}
+
+TEST_F(CommitLogReplayTest, CallbackErrorStopsReplay) {
+  Write(5);
+  int calls = 0;
+  Status s = ReplayCommitLog(
+      fs_.get(), kDir,
+      [&](const CommitLogPosition&, std::string_view) {
+        return ++calls == 3 ? Status::IOError("apply failed") : Status::OK();
+      },
+      nullptr);
+  EXPECT_EQ(s, Status::IOError("apply failed"));
+  EXPECT_EQ(calls, 3);
+}
+
+// Cuts the last segment at every byte offset inside its last few records:
+// replay never fails and returns exactly the records that are still whole.
+TEST_F(CommitLogReplayTest, TruncatedLastSegmentAtEveryOffset) {
+  std::vector<CommitLogPosition> pos = Write(12, 1, 400);
+  const uint64_t last = pos.back().segment_id;
+  ASSERT_GT(last, 1u);
+  const std::string path = SegmentPath(kDir, last);
+  const std::string full = ReadAll(fs_.get(), path);
+  ASSERT_EQ(full.size(), pos.back().offset);
+
+  // Records in the last segment, and how many records precede it.
+  int first_in_last = 0;
+  while (pos[first_in_last].segment_id != last) ++first_in_last;
+  ASSERT_GE(pos.size() - first_in_last, 3u) << "want a few records in the last segment";
+  // Every cut, from an empty file (a torn creation) to the whole segment.
+  for (uint64_t cut = 0; cut <= full.size(); ++cut) {
+    WriteAll(fs_.get(), path, std::string_view(full).substr(0, cut));
+    ReplayOutcome r = ReplayAll(fs_.get(), kDir);
+    ASSERT_TRUE(r.status.ok()) << "cut " << cut << ": " << r.status.ToString();
+    int whole = first_in_last;
+    while (whole < static_cast<int>(pos.size()) && pos[whole].offset <= cut) ++whole;
+    ASSERT_EQ(r.payloads(), Records(0, whole)) << "cut " << cut;
+    if (cut < kCommitLogSegmentHeaderSize) {
+      EXPECT_TRUE(r.stats.torn_tail);
+      EXPECT_EQ(r.stats.torn_at, (CommitLogPosition{last, 0}));
+      EXPECT_EQ(r.stats.discarded_bytes, cut);
+      EXPECT_EQ(r.stats.segments, last - 1);
+      continue;
+    }
+    const uint64_t intact_end =
+        whole > first_in_last ? pos[whole - 1].offset : kCommitLogSegmentHeaderSize;
+    EXPECT_EQ(r.stats.segments, last);
+    EXPECT_EQ(r.stats.torn_tail, cut != intact_end) << "cut " << cut;
+    EXPECT_EQ(r.stats.discarded_bytes, cut - intact_end) << "cut " << cut;
+    if (r.stats.torn_tail) {
+      EXPECT_EQ(r.stats.torn_at, (CommitLogPosition{last, intact_end})) << "cut " << cut;
+    }
+  }
+}
+
+TEST_F(CommitLogReplayTest, TornHeaderOfLastSegmentIsIgnored) {
+  std::vector<CommitLogPosition> pos = Write(3);
+  ASSERT_EQ(pos.back().segment_id, 1u);
+  const std::string path2 = SegmentPath(kDir, 2);
+  std::string header;
+  EncodeCommitLogSegmentHeader(2, &header);
+  for (size_t cut = 0; cut < header.size(); ++cut) {
+    WriteAll(fs_.get(), path2, header.substr(0, cut));
+    ReplayOutcome r = ReplayAll(fs_.get(), kDir);
+    ASSERT_TRUE(r.status.ok()) << cut << ": " << r.status.ToString();
+    EXPECT_EQ(r.payloads(), Records(0, 3));
+    EXPECT_EQ(r.stats.segments, 1u);
+    EXPECT_TRUE(r.stats.torn_tail);
+    EXPECT_EQ(r.stats.torn_at, (CommitLogPosition{2, 0}));
+    EXPECT_EQ(r.stats.discarded_bytes, cut);
+  }
+  // A whole header and nothing else is a valid, empty segment.
+  WriteAll(fs_.get(), path2, header);
+  ReplayOutcome r = ReplayAll(fs_.get(), kDir);
+  ASSERT_TRUE(r.status.ok());
+  EXPECT_EQ(r.stats.segments, 2u);
+  EXPECT_FALSE(r.stats.torn_tail);
+}
+
+TEST_F(CommitLogReplayTest, DamagedHeaderOfEarlierSegmentIsCorruption) {
+  Write(3, 1);
+  Write(3, 2, 1000, 3);
+  const std::string path1 = SegmentPath(kDir, 1);
+  std::string bytes = ReadAll(fs_.get(), path1);
+  bytes[10] ^= 0x40;
+  WriteAll(fs_.get(), path1, bytes);
+  ReplayOutcome r = ReplayAll(fs_.get(), kDir);
+  ASSERT_TRUE(r.status.IsCorruption()) << r.status.ToString();
+  EXPECT_NE(r.status.message().find(path1), std::string::npos) << r.status.message();
+  EXPECT_NE(r.status.message().find("at offset 0"), std::string::npos) << r.status.message();
+  EXPECT_TRUE(r.records.empty());
+}
+
+TEST_F(CommitLogReplayTest, HeaderNamingAnotherSegmentIsCorruption) {
+  Write(2, 1);
+  // Copy segment 1 over as segment 2: intact, but misplaced.
+  WriteAll(fs_.get(), SegmentPath(kDir, 2), ReadAll(fs_.get(), SegmentPath(kDir, 1)));
+  ReplayOutcome r = ReplayAll(fs_.get(), kDir);
+  ASSERT_TRUE(r.status.IsCorruption()) << r.status.ToString();
+  EXPECT_NE(r.status.message().find("CommitLog-1-2.log: header names segment 1"), std::string::npos)
+      << r.status.message();
+}
+
+TEST_F(CommitLogReplayTest, CorruptByteInEarlierSegmentIsCorruptionWithFileAndOffset) {
+  std::vector<CommitLogPosition> pos = Write(12, 1, 400);
+  ASSERT_GT(pos.back().segment_id, 1u);
+  const std::string path1 = SegmentPath(kDir, 1);
+  const std::string good = ReadAll(fs_.get(), path1);
+  // Every byte of every record of segment 1, in turn.
+  for (size_t i = kCommitLogSegmentHeaderSize; i < good.size(); ++i) {
+    std::string bad = good;
+    bad[i] ^= 0x04;
+    WriteAll(fs_.get(), path1, bad);
+    ReplayOutcome r = ReplayAll(fs_.get(), kDir);
+    ASSERT_TRUE(r.status.IsCorruption()) << i << ": " << r.status.ToString();
+    // The offset named is the start of the damaged record.
+    uint64_t record_start = kCommitLogSegmentHeaderSize;
+    for (const auto& p : pos) {
+      if (p.segment_id == 1 && p.offset <= i) record_start = p.offset;
+    }
+    EXPECT_EQ(r.status.message(), "commit log segment " + path1 + ": " +
+                                      (i < record_start + 8 ? "record length checksum mismatch"
+                                                            : "record payload checksum mismatch") +
+                                      " at offset " + std::to_string(record_start))
+        << i;
+  }
+  // A segment cut short that is not the last one is corruption too.
+  WriteAll(fs_.get(), path1, std::string_view(good).substr(0, good.size() - 1));
+  ReplayOutcome r = ReplayAll(fs_.get(), kDir);
+  ASSERT_TRUE(r.status.IsCorruption());
+  EXPECT_NE(r.status.message().find("truncated record"), std::string::npos) << r.status.message();
+}
+
+TEST_F(CommitLogReplayTest, CorruptByteInLastSegmentStopsCleanly) {
+  std::vector<CommitLogPosition> pos = Write(12, 1, 400);
+  const uint64_t last = pos.back().segment_id;
+  int first_in_last = 0;
+  while (pos[first_in_last].segment_id != last) ++first_in_last;
+  const std::string path = SegmentPath(kDir, last);
+  std::string bytes = ReadAll(fs_.get(), path);
+  // Damage the second record of the last segment.
+  const uint64_t victim = pos[first_in_last].offset;
+  bytes[victim + 9] ^= 0x01;
+  WriteAll(fs_.get(), path, bytes);
+  ReplayOutcome r = ReplayAll(fs_.get(), kDir);
+  ASSERT_TRUE(r.status.ok()) << r.status.ToString();
+  EXPECT_EQ(r.payloads(), Records(0, first_in_last + 1));
+  EXPECT_TRUE(r.stats.torn_tail);
+  EXPECT_EQ(r.stats.torn_at, (CommitLogPosition{last, victim}));
+  EXPECT_EQ(r.stats.discarded_bytes, bytes.size() - victim);
+}
+
+TEST_F(CommitLogReplayTest, ZeroedTailIsTorn) {
+  std::vector<CommitLogPosition> pos = Write(3);
+  const std::string path = SegmentPath(kDir, 1);
+  WriteAll(fs_.get(), path, ReadAll(fs_.get(), path) + std::string(4096, '\0'));
+  ReplayOutcome r = ReplayAll(fs_.get(), kDir);
+  ASSERT_TRUE(r.status.ok());
+  EXPECT_EQ(r.payloads(), Records(0, 3));
+  EXPECT_TRUE(r.stats.torn_tail);
+  EXPECT_EQ(r.stats.discarded_bytes, 4096u);
+}
+
+TEST_F(CommitLogReplayTest, RepairKeepsTheLogReplayableAfterNewSegments) {
+  std::vector<CommitLogPosition> pos = Write(5);
+  const std::string path = SegmentPath(kDir, 1);
+  std::string bytes = ReadAll(fs_.get(), path);
+  WriteAll(fs_.get(), path, bytes.substr(0, bytes.size() - 3));
+
+  ReplayOutcome r = ReplayAll(fs_.get(), kDir);
+  ASSERT_TRUE(r.status.ok());
+  ASSERT_TRUE(r.stats.torn_tail);
+  ASSERT_TRUE(RepairCommitLogTail(fs_.get(), kDir, r.stats).ok());
+  EXPECT_EQ(ReadAll(fs_.get(), path), bytes.substr(0, pos[3].offset));
+
+  // A new segment after the repaired one: the old one is no longer last,
+  // and replays without complaint. The repair survives a crash.
+  Write(2, 2, 1000, 100);
+  ReplayOutcome again = ReplayAll(fs_->CrashClone(0, 5).get(), kDir);
+  ASSERT_TRUE(again.status.ok()) << again.status.ToString();
+  std::vector<std::string> want = Records(0, 4);
+  want.push_back(TestRecord(100));
+  want.push_back(TestRecord(101));
+  EXPECT_EQ(again.payloads(), want);
+  EXPECT_FALSE(again.stats.torn_tail);
+}
+
+TEST_F(CommitLogReplayTest, WithoutRepairATornSegmentBecomesCorruptionOnceNotLast) {
+  Write(5);
+  const std::string path = SegmentPath(kDir, 1);
+  std::string bytes = ReadAll(fs_.get(), path);
+  WriteAll(fs_.get(), path, bytes.substr(0, bytes.size() - 3));
+  Write(1, 2);
+  EXPECT_TRUE(ReplayAll(fs_.get(), kDir).status.IsCorruption());
+}
+
+TEST_F(CommitLogReplayTest, RepairDeletesSegmentWithTornHeader) {
+  Write(2);
+  WriteAll(fs_.get(), SegmentPath(kDir, 2), "CSC");
+  ReplayOutcome r = ReplayAll(fs_.get(), kDir);
+  ASSERT_TRUE(r.status.ok());
+  ASSERT_TRUE(r.stats.torn_tail);
+  ASSERT_TRUE(RepairCommitLogTail(fs_.get(), kDir, r.stats).ok());
+  auto ids = ListCommitLogSegments(fs_->CrashClone(0, 1).get(), kDir);
+  ASSERT_TRUE(ids.ok());
+  EXPECT_EQ(*ids, std::vector<uint64_t>{1});
+}
+
+TEST_F(CommitLogReplayTest, RepairWithoutTornTailDoesNothing) {
+  Write(2);
+  const std::string before = ReadAll(fs_.get(), SegmentPath(kDir, 1));
+  ReplayOutcome r = ReplayAll(fs_.get(), kDir);
+  ASSERT_FALSE(r.stats.torn_tail);
+  ASSERT_TRUE(RepairCommitLogTail(fs_.get(), kDir, r.stats).ok());
+  EXPECT_EQ(ReadAll(fs_.get(), SegmentPath(kDir, 1)), before);
+}
+
+}  // namespace
+}  // namespace cassette
