@@ -370,6 +370,9 @@ Status DatabaseImpl::FlushTableLocked(const std::shared_ptr<Table>& table) {
     writer->Abandon();
     return stats.status();
   }
+  // The file is synced; its directory entry must be too before the
+  // manifest names it.
+  CASSETTE_RETURN_IF_ERROR(fs_->SyncDir(table->dir()));
   auto reader = SSTableReader::Open(fs_, path, block_cache_.get());
   if (!reader.ok()) {
     fs_->DeleteFile(path).IgnoreError();

@@ -66,16 +66,16 @@ Status DecodePartitionHeader(std::string_view in, const EncodingStats& stats,
 }
 
 void EncodeRowEntry(std::string_view prev_clustering, const Row& row, const EncodingStats& stats,
-                    std::string* out) {
+                    std::string* scratch, std::string* out) {
   const std::string& c = row.clustering;
   const size_t limit = std::min(prev_clustering.size(), c.size());
   size_t shared = 0;
   while (shared < limit && prev_clustering[shared] == c[shared]) ++shared;
   PutVarint64(out, shared + 1);
   PutLengthPrefixed(out, std::string_view(c).substr(shared));
-  std::string body;
-  EncodeRowBody(row, stats, &body);
-  PutLengthPrefixed(out, body);
+  scratch->clear();
+  EncodeRowBody(row, stats, scratch);
+  PutLengthPrefixed(out, *scratch);
 }
 
 }  // namespace cassette

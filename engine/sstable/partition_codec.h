@@ -45,8 +45,9 @@ Status DecodePartitionHeader(std::string_view in, const EncodingStats& stats,
                              PartitionHeader* header);
 
 // Appends the row entry of `row`, its clustering prefix-compressed against
-// `prev_clustering` (empty at the start of a block).
+// `prev_clustering` (empty at the start of a block). `scratch` is reused
+// working space for the body.
 void EncodeRowEntry(std::string_view prev_clustering, const Row& row, const EncodingStats& stats,
-                    std::string* out);
+                    std::string* scratch, std::string* out);
 
 }  // namespace cassette

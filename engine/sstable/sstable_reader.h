@@ -47,8 +47,10 @@ class SSTableReader : public std::enable_shared_from_this<SSTableReader> {
   // The partition's content restricted to `range`, or nullopt when the
   // SSTable does not hold the key. Range tombstones are those overlapping
   // `range`. The row iterator reads data chunks lazily, only those
-  // holding rows of the range, in clustering order or reversed. Every
-  // data chunk read counts in stats->blocks_read; `stats` (may be null)
+  // holding rows of the range, in clustering order or reversed. Each data
+  // chunk the read loads (from the block cache or the file) counts once in
+  // stats->blocks_read; index blocks and row index nodes do not (their
+  // count per read is bounded by the tree depth). `stats` (may be null)
   // must outlive the returned row iterator.
   Result<std::optional<PartitionContent>> ReadPartition(const DecoratedKey& key,
                                                         const ClusteringRange& range, bool reversed,

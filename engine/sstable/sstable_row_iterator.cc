@@ -1,5 +1,7 @@
 #include "engine/sstable/sstable_row_iterator.h"
 
+#include <algorithm>
+
 namespace cassette {
 
 std::unique_ptr<SSTableRowIterator> SSTableRowIterator::Create(RowIteratorParams params) {

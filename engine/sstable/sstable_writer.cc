@@ -96,7 +96,7 @@ Status SSTableWriter::AddRow(const Row& row) {
   }
   scratch_.clear();
   EncodeRowEntry(block_has_rows_ ? std::string_view(prev_clustering_) : std::string_view(), row,
-                 options_.encoding_stats, &scratch_);
+                 options_.encoding_stats, &body_scratch_, &scratch_);
   if (Status s = data_.Append(scratch_); !s.ok()) return Fail(s);
   if (!block_has_rows_) block_first_ = row.clustering;
   block_has_rows_ = true;

@@ -95,6 +95,7 @@ class SSTableWriter {
   std::string block_first_;
   std::vector<RowIndexEntry> row_blocks_;
   std::string scratch_;
+  std::string body_scratch_;
   std::string node_scratch_;
 };
 

@@ -2,6 +2,7 @@
 // group commit sharing fsyncs, and failed I/O surfacing from Append.
 #include <condition_variable>
 #include <mutex>
+#include <ostream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -253,6 +254,8 @@ struct GroupCase {
   bool window_elapses;  // the clock passes the group window while it is held
   uint64_t want_syncs;  // fsyncs for the four records
 };
+
+void PrintTo(const GroupCase& c, std::ostream* os) { *os << c.name; }
 
 class GroupCommitTest : public ::testing::TestWithParam<GroupCase> {};
 

@@ -6,19 +6,10 @@
 
 #include "engine/util/checksum.h"
 #include "engine/util/coding.h"
+#include "tests/commitlog/commit_log_test_util.h"
 
 namespace cassette {
 namespace {
-
-std::string Hex(std::string_view bytes) {
-  static const char* kDigits = "0123456789abcdef";
-  std::string out;
-  for (unsigned char c : bytes) {
-    out.push_back(kDigits[c >> 4]);
-    out.push_back(kDigits[c & 15]);
-  }
-  return out;
-}
 
 TEST(CommitLogFormatTest, FileNames) {
   EXPECT_EQ(CommitLogSegmentFileName(1), "CommitLog-1-1.log");
@@ -48,7 +39,7 @@ TEST(CommitLogFormatTest, HeaderGoldenBytes) {
   EncodeCommitLogSegmentHeader(0x0102030405060708ull, &header);
   ASSERT_EQ(header.size(), kCommitLogSegmentHeaderSize);
   // magic "CSCL", version 1, id little-endian, then XXH32 of those 16 bytes.
-  EXPECT_EQ(Hex(header.substr(0, 16)), "4353434c010000000807060504030201");
+  EXPECT_EQ(ToHex(header.substr(0, 16)), "4353434c010000000807060504030201");
   EXPECT_EQ(DecodeFixed32(header.data() + 16), Checksum32(header.substr(0, 16)));
 
   uint64_t id = 0;
@@ -89,7 +80,7 @@ TEST(CommitLogFormatTest, RecordGoldenBytesAndRoundTrip) {
   std::string framed;
   EncodeCommitLogRecord("abc", &framed);
   ASSERT_EQ(framed.size(), 3 + kCommitLogRecordOverhead);
-  EXPECT_EQ(Hex(framed.substr(0, 4)), "03000000");
+  EXPECT_EQ(ToHex(framed.substr(0, 4)), "03000000");
   EXPECT_EQ(DecodeFixed32(framed.data() + 4), Checksum32(framed.substr(0, 4)));
   EXPECT_EQ(framed.substr(8, 3), "abc");
   EXPECT_EQ(DecodeFixed32(framed.data() + 11), Checksum32("abc"));

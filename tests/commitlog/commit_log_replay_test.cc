@@ -46,6 +46,38 @@ class CommitLogReplayTest : public ::testing::Test {
   ManualClock clock_{kTestStartMicros};
 };
 
+// Segment 1 holding the records "a" and "bc", as format version 1 lays it
+// out. Reading it must keep working for as long as version 1 is supported.
+constexpr char kGoldenSegmentHex[] =
+    "4353434c01000000010000000000000076a06e05"  // header
+    "010000009376bbf36156740d55"                // "a"
+    "020000009681741f6263fcf9cb82";             // "bc"
+
+TEST_F(CommitLogReplayTest, WritesTheGoldenVersion1Segment) {
+  CommitLogOptions o;
+  o.dir = kDir;
+  auto log = CommitLog::Open(fs_.get(), &clock_, o, 1);
+  ASSERT_TRUE(log.ok());
+  ASSERT_TRUE((*log)->Append("a").ok());
+  ASSERT_TRUE((*log)->Append("bc").ok());
+  ASSERT_TRUE((*log)->Close().ok());
+  EXPECT_EQ(ToHex(ReadAll(fs_.get(), SegmentPath(kDir, 1))), kGoldenSegmentHex);
+}
+
+TEST_F(CommitLogReplayTest, ReadsTheGoldenVersion1Segment) {
+  ASSERT_TRUE(fs_->CreateDirs(kDir).ok());
+  WriteAll(fs_.get(), SegmentPath(kDir, 1), FromHex(kGoldenSegmentHex));
+  ReplayOutcome r = ReplayAll(fs_.get(), kDir);
+  ASSERT_TRUE(r.status.ok()) << r.status.ToString();
+  ASSERT_EQ(r.records.size(), 2u);
+  EXPECT_EQ(r.records[0].payload, "a");
+  EXPECT_EQ(r.records[0].position, (CommitLogPosition{1, 33}));
+  EXPECT_EQ(r.records[1].payload, "bc");
+  EXPECT_EQ(r.records[1].position, (CommitLogPosition{1, 47}));
+  EXPECT_EQ(r.stats.bytes, 27u);
+  EXPECT_FALSE(r.stats.torn_tail);
+}
+
 TEST_F(CommitLogReplayTest, MissingDirectoryIsEmpty) {
   auto ids = ListCommitLogSegments(fs_.get(), "/nowhere");
   ASSERT_TRUE(ids.ok());

@@ -47,7 +47,8 @@ TEST_F(DatabaseTest, SchemaErrorsCarryCassandraMessages) {
 }
 
 TEST_F(DatabaseTest, NamesThatWouldEscapeTheDataDirectoryAreRefused) {
-  for (std::string name : {"../evil", "a/b", "", ".", "x y", std::string(49, 'a')}) {
+  for (const std::string& name :
+       std::vector<std::string>{"../evil", "a/b", "", ".", "x y", std::string(49, 'a')}) {
     EXPECT_FALSE(db().CreateKeyspace({.name = name}).ok()) << name;
     EXPECT_FALSE(db().CreateTable(SimpleTable("ks", name)).ok()) << name;
   }

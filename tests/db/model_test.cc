@@ -11,6 +11,7 @@
 #include <optional>
 #include <random>
 
+#include "engine/mutation/timestamps.h"
 #include "tests/db/db_test_util.h"
 #include "tests/db/reference_model.h"
 
@@ -41,6 +42,7 @@ TEST_P(ModelTest, RandomOperationsMatchTheModel) {
   ASSERT_OK(t.db->CreateKeyspace({.name = "ks"}));
   ASSERT_OK(t.db->CreateTable(SimpleTable()));
   ReferenceModel model;
+  std::vector<std::string> history;  // printed on a mismatch
 
   const int steps = 1500;
   for (int step = 0; step < steps; ++step) {
@@ -58,7 +60,12 @@ TEST_P(ModelTest, RandomOperationsMatchTheModel) {
     if (ttl) m.UsingTtl(ttl);
     const int32_t ck = pick(kClusterings);
     const int32_t value = pick(5) - 2;  // negative values exercise unsigned tie-breaks
-    ModelWrite write{pk, ck, timestamp, ttl, now_sec};
+    ModelWrite write;
+    write.pk = pk;
+    write.ck = ck;
+    write.timestamp = timestamp;
+    write.ttl = ttl;
+    write.now_sec = now_sec;
     switch (pick(9)) {
       case 0:
       case 1:
@@ -111,6 +118,18 @@ TEST_P(ModelTest, RandomOperationsMatchTheModel) {
       // The element name is in the mutation; recover it for the model.
       write.tag = m.rows()[0].columns[0].elements[0].bytes();
     }
+    history.push_back("step " + std::to_string(step) + " pk=" + std::to_string(pk) + " ck=" +
+                      std::to_string(ck) + " kind=" + std::to_string(write.kind) + " value=" +
+                      std::to_string(value) + " ts=" +
+                      (timestamp ? std::to_string(*timestamp) : std::string("default")) +
+                      " ttl=" + std::to_string(ttl) + " now=" + std::to_string(now_sec) +
+                      (write.kind == ModelWrite::kDeleteRange
+                           ? " range=" + std::to_string(write.range.lo) +
+                                 (write.range.lo_inclusive ? "i" : "x") + "," +
+                                 std::to_string(write.range.hi) +
+                                 (write.range.hi_inclusive ? "i" : "x")
+                           : std::string()) +
+                      (write.kind == ModelWrite::kAddTag ? " tag=" + write.tag : std::string()));
     Status s = t.db->Apply(m);
     ASSERT_TRUE(s.ok()) << s.ToString();
     // The timestamp the database gave a default-timestamped write is the
@@ -120,15 +139,27 @@ TEST_P(ModelTest, RandomOperationsMatchTheModel) {
 
     switch (pick(12)) {
       case 0:
+        history.push_back("flush");
         ASSERT_OK(t.db->Flush());
         break;
-      case 1:
-        t.Advance(pick(20));
+      case 1: {
+        const int seconds = pick(20);
+        history.push_back("advance " + std::to_string(seconds));
+        t.Advance(seconds);
         break;
+      }
       case 2:
-        if (pick(5) == 0) ASSERT_OK(t.Reopen());
+        if (pick(5) == 0) {
+          // Default timestamps restart from the clock after a reopen (as a
+          // restarted Cassandra's do), so let the clock move past every
+          // timestamp issued so far, as a real restart would.
+          history.push_back("reopen");
+          ASSERT_OK(t.Reopen());
+          t.Advance(1);
+        }
         break;
       case 3:
+        history.push_back("run background jobs");
         t.scheduler->RunUntilIdle();  // background flushes
         break;
       default:
@@ -139,7 +170,17 @@ TEST_P(ModelTest, RandomOperationsMatchTheModel) {
     for (int32_t p = 0; p < kPartitions; ++p) {
       auto result = t.db->Read(ReadPartition(p, {"pk", "ck", "s", "v", "tags"}));
       ASSERT_TRUE(result.ok()) << result.status().ToString();
-      ASSERT_EQ(Render(*result), model.Render(p, read_now)) << "partition " << p;
+      if (Render(*result) != model.Render(p, read_now)) {
+        std::string trace;
+        for (const std::string& h : history) {
+          if (h.find(" pk=") == std::string::npos ||
+              h.find(" pk=" + std::to_string(p) + " ") != std::string::npos) {
+            trace += h + "\n";
+          }
+        }
+        FAIL() << "partition " << p << " at now=" << read_now << "\n engine: " << Render(*result)
+               << "\n  model: " << model.Render(p, read_now) << "\nhistory:\n" << trace;
+      }
     }
   }
 }

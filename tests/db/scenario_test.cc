@@ -15,7 +15,7 @@
 //       delete <pk>                               partition deletion
 //   flush | reopen | crash [keep=<pct>]
 //   advance <n><s|m|h|d>
-//   read pk=<n>[,<n>...] [columns=(a,b)] [from=<ck>] [to=<ck>] [exclusive]
+//   read pk=<n> | pk=(<n>, <n>...) [columns=(a,b)] [from=<ck>] [to=<ck>] [exclusive]
 //        [reversed] [limit=N] [per-partition-limit=N] [page=N] [meta] [trace]
 //   scan [limit=N]                         every partition, token order
 //   stats                                  SSTable count and bytes
