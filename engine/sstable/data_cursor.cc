@@ -60,14 +60,24 @@ Status DataCursor::ReadBytes(uint64_t n, std::string_view* out) {
     return Status::OK();
   }
   scratch_.clear();
-  scratch_.reserve(n);
-  while (scratch_.size() < n) {
-    CASSETTE_ASSIGN_OR_RETURN(chunk, ChunkAt(pos_, &offset));
-    const uint64_t take = std::min<uint64_t>(n - scratch_.size(), chunk->size() - offset);
-    scratch_.append(*chunk, offset, take);
-    pos_ += take;
-  }
+  CASSETTE_RETURN_IF_ERROR(AppendBytes(n, &scratch_));
   *out = scratch_;
+  return Status::OK();
+}
+
+Status DataCursor::AppendBytes(uint64_t n, std::string* out) {
+  if (n > fetcher_->data_size() - std::min(pos_, fetcher_->data_size())) {
+    return fetcher_->DataCorruption(pos_, "length runs past the end of the data");
+  }
+  out->reserve(out->size() + n);
+  while (n > 0) {
+    uint64_t offset;
+    CASSETTE_ASSIGN_OR_RETURN(const std::string* chunk, ChunkAt(pos_, &offset));
+    const uint64_t take = std::min<uint64_t>(n, chunk->size() - offset);
+    out->append(*chunk, offset, take);
+    pos_ += take;
+    n -= take;
+  }
   return Status::OK();
 }
 

@@ -27,6 +27,9 @@ class DataCursor {
   // n bytes from the position, contiguous; *out stays valid until the next
   // call on this cursor.
   Status ReadBytes(uint64_t n, std::string_view* out);
+  // Appends n bytes from the position to *out (one copy, however many
+  // chunks they span).
+  Status AppendBytes(uint64_t n, std::string* out);
   Status Skip(uint64_t n);
 
   Status Corruption(std::string_view what) const { return fetcher_->DataCorruption(pos_, what); }

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "engine/util/coding.h"
+
 namespace cassette {
 
 std::unique_ptr<SSTableRowIterator> SSTableRowIterator::Create(RowIteratorParams params) {
@@ -46,7 +48,7 @@ void SSTableRowIterator::Init() {
         params_.reversed ? index_->SeekBackward(params_.range) : index_->SeekForward(params_.range);
     if (!s.ok()) return Fail(s);
     if (!index_->Valid()) return;
-    uint64_t start, end;
+    uint64_t start = 0, end = 0;
     if (s = BlockRange(index_->entry(), &start, &end); !s.ok()) return Fail(s);
     if (params_.reversed) {
       if (s = LoadBlock(start, end); !s.ok()) return Fail(s);
@@ -95,11 +97,16 @@ Status SSTableRowIterator::DecodeBody(uint64_t body_length, Row* row) {
   std::string_view body;
   const uint64_t at = cursor_->position();
   CASSETTE_RETURN_IF_ERROR(cursor_->ReadBytes(body_length, &body));
+  CASSETTE_RETURN_IF_ERROR(DecodeBodyBytes(body, at, row));
+  row->clustering = clustering_;
+  return Status::OK();
+}
+
+Status SSTableRowIterator::DecodeBodyBytes(std::string_view body, uint64_t at, Row* row) {
   *row = Row{};
   Status s = DecodeRowBody(&body, params_.encoding, row);
   if (s.ok() && !body.empty()) s = Status::Corruption("trailing bytes after row body");
   if (!s.ok()) return cursor_->fetcher()->DataCorruption(at, "bad row body: " + s.message());
-  row->clustering = clustering_;
   return Status::OK();
 }
 
@@ -110,7 +117,7 @@ Status SSTableRowIterator::AdvanceForward() {
       CASSETTE_RETURN_IF_ERROR(index_->Next());
       if (!index_->Valid()) return Status::OK();
       if (!params_.range.BeforeEnd(index_->entry().first)) return Status::OK();
-      uint64_t start, end;
+      uint64_t start = 0, end = 0;
       CASSETTE_RETURN_IF_ERROR(BlockRange(index_->entry(), &start, &end));
       EnterBlock(start, end);
       continue;
@@ -130,29 +137,45 @@ Status SSTableRowIterator::AdvanceForward() {
 }
 
 Status SSTableRowIterator::LoadBlock(uint64_t start, uint64_t end) {
-  buffer_.clear();
-  pos_ = start;
-  clustering_.clear();
-  while (pos_ < end) {
-    uint64_t body_length;
-    CASSETTE_RETURN_IF_ERROR(ReadEntryHead(end, &body_length));
-    if (!params_.range.AfterStart(clustering_)) {
-      pos_ = cursor_->position() + body_length;
-      continue;
+  // The block is copied once and its entries parsed in place; only the
+  // bodies of rows actually returned get decoded (a reversed "newest N"
+  // read returns the tail of one block).
+  cursor_->Seek(start);
+  block_.clear();
+  CASSETTE_RETURN_IF_ERROR(cursor_->AppendBytes(end - start, &block_));
+  block_start_ = start;
+  buffered_.clear();
+  std::string_view in(block_);
+  std::string clustering;
+  while (!in.empty()) {
+    const uint64_t entry_at = start + (block_.size() - in.size());
+    uint64_t shared_plus_one, body_length;
+    std::string_view unshared;
+    if (!GetVarint64(&in, &shared_plus_one) || shared_plus_one == 0 ||
+        shared_plus_one - 1 > clustering.size() || !GetLengthPrefixed(&in, &unshared) ||
+        !GetVarint64(&in, &body_length) || body_length > in.size()) {
+      return cursor_->fetcher()->DataCorruption(entry_at, "malformed row entry");
     }
-    if (!params_.range.BeforeEnd(clustering_)) break;
-    buffer_.emplace_back();
-    CASSETTE_RETURN_IF_ERROR(DecodeBody(body_length, &buffer_.back()));
-    pos_ = cursor_->position();
+    clustering.resize(shared_plus_one - 1);
+    clustering.append(unshared);
+    const size_t body_offset = block_.size() - in.size();
+    in.remove_prefix(body_length);
+    if (!params_.range.AfterStart(clustering)) continue;
+    if (!params_.range.BeforeEnd(clustering)) break;
+    buffered_.push_back({clustering, body_offset, body_length});
   }
-  buffer_pos_ = buffer_.size();
+  buffered_pos_ = buffered_.size();
   return Status::OK();
 }
 
 Status SSTableRowIterator::AdvanceReversed() {
   for (;;) {
-    if (buffer_pos_ > 0) {
-      --buffer_pos_;
+    if (buffered_pos_ > 0) {
+      BufferedRow& b = buffered_[--buffered_pos_];
+      CASSETTE_RETURN_IF_ERROR(
+          DecodeBodyBytes(std::string_view(block_).substr(b.body_offset, b.body_length),
+                          block_start_ + b.body_offset, &row_));
+      row_.clustering = std::move(b.clustering);
       valid_ = true;
       return Status::OK();
     }
@@ -160,7 +183,7 @@ Status SSTableRowIterator::AdvanceReversed() {
     CASSETTE_RETURN_IF_ERROR(index_->Prev());
     if (!index_->Valid()) return Status::OK();
     if (!params_.range.AfterStart(index_->entry().last)) return Status::OK();
-    uint64_t start, end;
+    uint64_t start = 0, end = 0;
     CASSETTE_RETURN_IF_ERROR(BlockRange(index_->entry(), &start, &end));
     CASSETTE_RETURN_IF_ERROR(LoadBlock(start, end));
   }

@@ -41,7 +41,7 @@ class SSTableRowIterator final : public RowIterator {
   static std::unique_ptr<SSTableRowIterator> Create(RowIteratorParams params);
 
   bool Valid() const override { return valid_; }
-  const Row& row() const override { return params_.reversed ? buffer_[buffer_pos_] : row_; }
+  const Row& row() const override { return row_; }
   void Next() override;
   Status status() const override { return status_; }
 
@@ -53,7 +53,7 @@ class SSTableRowIterator final : public RowIterator {
   Status AdvanceForward();
   // Reversed: steps back through the buffered block, loading earlier blocks.
   Status AdvanceReversed();
-  // Decodes the rows of [start, end) that are in range into buffer_.
+  // Copies the block [start, end) and lists its rows in range.
   Status LoadBlock(uint64_t start, uint64_t end);
   void EnterBlock(uint64_t start, uint64_t end);
   // The data-stream span of a leaf entry, checked against the partition.
@@ -62,6 +62,8 @@ class SSTableRowIterator final : public RowIterator {
   // leaves the cursor at the body and sets *body_length.
   Status ReadEntryHead(uint64_t block_end, uint64_t* body_length);
   Status DecodeBody(uint64_t body_length, Row* row);
+  // `at`: the body's data position, for errors.
+  Status DecodeBodyBytes(std::string_view body, uint64_t at, Row* row);
   void Fail(Status s);
 
   RowIteratorParams params_;
@@ -73,9 +75,19 @@ class SSTableRowIterator final : public RowIterator {
   uint64_t pos_ = 0;
   uint64_t block_end_ = 0;
   std::string clustering_;
-  Row row_;                  // forward
-  std::vector<Row> buffer_;  // reversed: the current block's rows in range
-  size_t buffer_pos_ = 0;
+  Row row_;
+
+  // Reversed: the current block's bytes and its rows in range, whose
+  // bodies are decoded as they are returned (last first).
+  struct BufferedRow {
+    std::string clustering;
+    size_t body_offset;
+    size_t body_length;
+  };
+  std::string block_;
+  uint64_t block_start_ = 0;
+  std::vector<BufferedRow> buffered_;
+  size_t buffered_pos_ = 0;
 };
 
 }  // namespace cassette

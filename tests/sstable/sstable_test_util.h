@@ -42,10 +42,10 @@ inline std::string DebugString(const Cell& c) {
          " path=" + HexOf(c.path) + ")";
 }
 inline std::string DebugString(const Row& r) {
-  std::string out = "row(ck=" + HexOf(r.clustering) + " marker=" +
-                    std::to_string(r.marker.timestamp) + "/" + std::to_string(r.marker.ttl) +
-                    "/" + std::to_string(r.marker.local_expiration_time) +
-                    " del=" + DebugString(r.deletion);
+  std::string out =
+      "row(ck=" + HexOf(r.clustering) + " marker=" + std::to_string(r.marker.timestamp) + "/" +
+      std::to_string(r.marker.ttl) + "/" + std::to_string(r.marker.local_expiration_time) +
+      " del=" + DebugString(r.deletion);
   for (const ColumnData& c : r.columns) {
     out += " col" + std::to_string(c.column_id) + (c.is_complex ? "[complex " : "[") +
            DebugString(c.complex_deletion);
@@ -60,8 +60,8 @@ inline std::string DebugString(const RangeTombstone& rt) {
          (rt.range.end.inclusive ? "]" : ")") + " " + DebugString(rt.deletion) + ")";
 }
 inline std::string DebugString(const PartitionUpdate& p) {
-  std::string out = "partition(token=" + std::to_string(p.key.token) + " key=" +
-                    HexOf(p.key.key) + " del=" + DebugString(p.partition_deletion) +
+  std::string out = "partition(token=" + std::to_string(p.key.token) + " key=" + HexOf(p.key.key) +
+                    " del=" + DebugString(p.partition_deletion) +
                     "\n  static=" + DebugString(p.static_row);
   for (const RangeTombstone& rt : p.range_tombstones) out += "\n  " + DebugString(rt);
   for (const Row& r : p.rows) out += "\n  " + DebugString(r);
