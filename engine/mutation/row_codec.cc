@@ -182,7 +182,7 @@ Status GetCellBody(DecodeCursor& in, uint8_t flags, const RowDefaults& d,
 
 Status GetColumn(DecodeCursor& in, const RowDefaults& d, const EncodingStats& stats,
                  ColumnData* col) {
-  uint8_t flags;
+  uint8_t flags = 0;
   CASSETTE_RETURN_IF_ERROR(in.Byte(&flags, "column flags"));
   if (!(flags & kColumnComplex)) {
     if (flags & (kColumnComplexDeletion | ~(kCellKnownFlags))) {
@@ -201,7 +201,7 @@ Status GetColumn(DecodeCursor& in, const RowDefaults& d, const EncodingStats& st
   uint64_t n;
   CASSETTE_RETURN_IF_ERROR(in.Varint(&n, "collection cell count"));
   for (uint64_t i = 0; i < n; ++i) {
-    uint8_t cell_flags;
+    uint8_t cell_flags = 0;
     CASSETTE_RETURN_IF_ERROR(in.Byte(&cell_flags, "cell flags"));
     if (cell_flags & ~kCellKnownFlags) return in.Error("unknown cell flags");
     Cell c;
@@ -217,7 +217,7 @@ Status GetColumn(DecodeCursor& in, const RowDefaults& d, const EncodingStats& st
 }
 
 Status GetRowBody(DecodeCursor& in, const EncodingStats& stats, Row* row) {
-  uint8_t flags;
+  uint8_t flags = 0;
   CASSETTE_RETURN_IF_ERROR(in.Byte(&flags, "row flags"));
   if (flags & ~kRowKnownFlags) return in.Error("unknown row flags");
   if ((flags & kRowHasMarker) && (flags & kRowHasDefault)) {
@@ -271,7 +271,7 @@ Status GetRow(DecodeCursor& in, const EncodingStats& stats, Row* row) {
 }
 
 Status GetDeletionTime(DecodeCursor& in, const EncodingStats& stats, DeletionTime* d) {
-  uint8_t tag;
+  uint8_t tag = 0;
   CASSETTE_RETURN_IF_ERROR(in.Byte(&tag, "deletion time"));
   if (tag == kDeletionLive) {
     *d = DeletionTime::Live();
@@ -282,7 +282,7 @@ Status GetDeletionTime(DecodeCursor& in, const EncodingStats& stats, DeletionTim
 }
 
 Status GetRangeTombstone(DecodeCursor& in, const EncodingStats& stats, RangeTombstone* rt) {
-  uint8_t flags;
+  uint8_t flags = 0;
   CASSETTE_RETURN_IF_ERROR(in.Byte(&flags, "range tombstone flags"));
   if (flags & ~kRtKnownFlags) return in.Error("unknown range tombstone flags");
   rt->range.start.inclusive = (flags & kRtStartInclusive) != 0;
@@ -358,7 +358,7 @@ Status GetPartitionUpdate(DecodeCursor& in, PartitionUpdate* u) {
   }
   stats.min_ttl = static_cast<int32_t>(min_ttl);
   CASSETTE_RETURN_IF_ERROR(GetDeletionTime(in, stats, &u->partition_deletion));
-  uint8_t flags;
+  uint8_t flags = 0;
   CASSETTE_RETURN_IF_ERROR(in.Byte(&flags, "partition flags"));
   if (flags & ~kUpdateKnownFlags) return in.Error("unknown partition flags");
   if (flags & kUpdateHasStaticRow) {
