@@ -96,7 +96,8 @@ int main(int argc, char** argv) {
   ReadQuery hour = newest;
   hour.limit = 0;
   hour.slice_start = ClusteringBound{{Value::Timestamp(kDayStartMillis + 10 * 3'600'000LL)}, true};
-  hour.slice_end = ClusteringBound{{Value::Timestamp(kDayStartMillis + 10 * 3'600'000LL + 4 * 60'000)}, false};
+  hour.slice_end =
+      ClusteringBound{{Value::Timestamp(kDayStartMillis + 10 * 3'600'000LL + 4 * 60'000)}, false};
   result = db.Read(hour);
   if (!result.ok()) return Fail(result.status());
   std::printf("sensor-1 from 10:00 to 10:04:\n");

@@ -64,8 +64,8 @@ std::string DatabaseImpl::SSTablePath(const std::string& table_dir, uint64_t gen
 
 Status DatabaseImpl::Open() {
   CASSETTE_RETURN_IF_ERROR(options_.Validate());
-  scheduler_ = options_.scheduler ? options_.scheduler
-                                  : NewThreadPoolScheduler(options_.background_threads);
+  scheduler_ =
+      options_.scheduler ? options_.scheduler : NewThreadPoolScheduler(options_.background_threads);
   const bool exists = fs_->FileExists(path_ + "/" + kManifestFileName);
   if (!exists && (options_.read_only || !options_.create_if_missing)) {
     return Status::NotFound(path_ + ": no cassette database here (MANIFEST missing)");
@@ -108,8 +108,7 @@ Status DatabaseImpl::Open() {
     // no background syncer, so runs stay deterministic.
     log_options.background_sync = dynamic_cast<ManualClock*>(options_.clock.get()) == nullptr;
     CASSETTE_ASSIGN_OR_RETURN(
-        commit_log_,
-        CommitLog::Open(fs_, options_.clock.get(), log_options, max_segment_id + 1));
+        commit_log_, CommitLog::Open(fs_, options_.clock.get(), log_options, max_segment_id + 1));
     std::vector<uint64_t> old_segments;
     if (fs_->FileExists(CommitLogDir())) {
       CASSETTE_ASSIGN_OR_RETURN(old_segments, ListCommitLogSegments(fs_, CommitLogDir()));
@@ -186,7 +185,7 @@ Status DatabaseImpl::ReplayCommitLog(uint64_t* max_segment_id, bool* replayed) {
         CASSETTE_RETURN_IF_ERROR(DecodeCommitRecord(record, &updates));
         for (const PartitionUpdate& update : updates) {
           auto table = tables_.find(update.table_id);
-          if (table == tables_.end()) continue;  // dropped since
+          if (table == tables_.end()) continue;                                // dropped since
           if (position <= state_.tables[update.table_id].persisted) continue;  // flushed
           table->second->Apply(update);
           *replayed = true;
@@ -313,8 +312,7 @@ Status DatabaseImpl::FlushTableLocked(const std::shared_ptr<Table>& table) {
   Table::FlushJob job;
   {
     std::unique_lock barrier(write_barrier_);
-    job = table->SwitchMemtable(commit_log_ ? commit_log_->CurrentPosition()
-                                            : CommitLogPosition{});
+    job = table->SwitchMemtable(commit_log_ ? commit_log_->CurrentPosition() : CommitLogPosition{});
   }
   if (!job.memtable) return Status::OK();
 
@@ -327,8 +325,8 @@ Status DatabaseImpl::FlushTableLocked(const std::shared_ptr<Table>& table) {
   const TableOptions& table_options = schema.options();
   SSTableWriterOptions writer_options;
   auto compression_class = table_options.compression.find("class");
-  writer_options.compress = compression_class == table_options.compression.end() ||
-                            !compression_class->second.empty();
+  writer_options.compress =
+      compression_class == table_options.compression.end() || !compression_class->second.empty();
   auto enabled = table_options.compression.find("enabled");
   if (enabled != table_options.compression.end() && enabled->second == "false") {
     writer_options.compress = false;

@@ -89,8 +89,8 @@ Status DatabaseImpl::CreateTable(const TableSchema& table, bool if_not_exists) {
     --state_.next_table_id;
     return s;
   }
-  tables_[id] = std::make_shared<Table>(id, table_state.schema, dir,
-                                        std::vector<Table::LiveSSTable>{});
+  tables_[id] =
+      std::make_shared<Table>(id, table_state.schema, dir, std::vector<Table::LiveSSTable>{});
   return Status::OK();
 }
 

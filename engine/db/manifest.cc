@@ -11,9 +11,7 @@ namespace {
 constexpr uint32_t kManifestMagic = 0x464d5343;  // "CSMF" little-endian
 constexpr uint32_t kManifestVersion = 1;
 
-Status Malformed(const std::string& what) {
-  return Status::Corruption("MANIFEST: " + what);
-}
+Status Malformed(const std::string& what) { return Status::Corruption("MANIFEST: " + what); }
 
 }  // namespace
 
@@ -92,8 +90,8 @@ Status DecodeManifest(std::string_view in, ManifestState* state) {
     }
     CASSETTE_RETURN_IF_ERROR(DecodeTableSchema(&encoded, &table.schema));
     if (!GetVarint64(&payload, &table.persisted.segment_id) ||
-        !GetVarint64(&payload, &table.persisted.offset) ||
-        !GetVarint64(&payload, &sstable_count) || sstable_count > payload.size()) {
+        !GetVarint64(&payload, &table.persisted.offset) || !GetVarint64(&payload, &sstable_count) ||
+        sstable_count > payload.size()) {
       return Malformed("bad table state");
     }
     for (uint64_t j = 0; j < sstable_count; ++j) {

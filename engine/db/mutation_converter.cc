@@ -80,8 +80,7 @@ class RowCellBuilder {
         data->cells = {Tombstone()};
         return Status::OK();
       default:
-        return Status::InvalidRequest("Invalid operation for non-collection column " +
-                                      column.name);
+        return Status::InvalidRequest("Invalid operation for non-collection column " + column.name);
     }
   }
 
@@ -106,9 +105,9 @@ class RowCellBuilder {
     const int64_t ticks = prepend ? (int64_t{1} << 50) - base : base + (int64_t{1} << 56);
     const uint64_t t = static_cast<uint64_t>(ticks) & ((uint64_t{1} << 60) - 1);
     std::string uuid;
-    PutBigEndian32(&uuid, static_cast<uint32_t>(t));                       // time_low
-    PutBigEndian16(&uuid, static_cast<uint16_t>(t >> 32));                 // time_mid
-    PutBigEndian16(&uuid, static_cast<uint16_t>(0x1000 | (t >> 48)));      // version 1
+    PutBigEndian32(&uuid, static_cast<uint32_t>(t));                   // time_low
+    PutBigEndian16(&uuid, static_cast<uint16_t>(t >> 32));             // time_mid
+    PutBigEndian16(&uuid, static_cast<uint16_t>(0x1000 | (t >> 48)));  // version 1
     PutBigEndian64(&uuid, 0x8000000000000000ull | (context_.table_id & 0x3fffffffffffffffull));
     std::string path;
     EncodeComparable(DataType::Timeuuid(), uuid, false, &path);
@@ -186,7 +185,8 @@ class RowCellBuilder {
         std::string path;
         CASSETTE_RETURN_IF_ERROR(ElementPath(type.params()[0], elements[i], column.name, &path));
         const Value& value = elements[i + 1];
-        if (value.is_null()) return Status::InvalidRequest("null is not supported inside collections");
+        if (value.is_null())
+          return Status::InvalidRequest("null is not supported inside collections");
         if (!Compatible(type.params()[1], value.type())) {
           return Status::InvalidRequest("Invalid map value type for column " + column.name);
         }
@@ -198,7 +198,8 @@ class RowCellBuilder {
     if (is_list) {
       std::vector<Cell> cells;
       for (const Value& element : elements) {
-        if (element.is_null()) return Status::InvalidRequest("null is not supported inside collections");
+        if (element.is_null())
+          return Status::InvalidRequest("null is not supported inside collections");
         if (!Compatible(type.params()[0], element.type())) {
           return Status::InvalidRequest("Invalid list element type for column " + column.name);
         }
@@ -231,8 +232,9 @@ class RowCellBuilder {
 // Sorts and merges the column data of a row so each column appears once
 // with its cells in path order (operations on one column may repeat).
 void NormalizeColumns(std::vector<ColumnData>* columns) {
-  std::stable_sort(columns->begin(), columns->end(),
-                   [](const ColumnData& a, const ColumnData& b) { return a.column_id < b.column_id; });
+  std::stable_sort(columns->begin(), columns->end(), [](const ColumnData& a, const ColumnData& b) {
+    return a.column_id < b.column_id;
+  });
   std::vector<ColumnData> merged;
   for (ColumnData& data : *columns) {
     std::stable_sort(data.cells.begin(), data.cells.end(),
@@ -360,7 +362,8 @@ Result<PartitionUpdate> ConvertMutation(const TableSchema& schema, const Mutatio
     if (!static_only && op.clustering.size() != clustering_count) {
       return Status::InvalidRequest(
           "Some clustering keys are missing: " +
-          schema.columns()[schema.clustering()[std::min(op.clustering.size(), clustering_count - 1)]]
+          schema
+              .columns()[schema.clustering()[std::min(op.clustering.size(), clustering_count - 1)]]
               .name);
     }
     Row row;

@@ -30,7 +30,8 @@ Result<std::string> EncodePartitionKeyValues(const TableSchema& schema,
 
 // Encodes a clustering prefix (values for the leading clustering columns).
 Result<std::string> EncodeClusteringValues(const TableSchema& schema,
-                                           const std::vector<Value>& values, size_t first_column = 0);
+                                           const std::vector<Value>& values,
+                                           size_t first_column = 0);
 
 // InvalidRequest unless `value` is a non-null value of `column`'s type.
 Status CheckValue(const ColumnDefinition& column, const Value& value, const char* what);

@@ -23,7 +23,8 @@ Status Options::Validate() const {
   if (max_mutation_size == 0 || max_mutation_size > commitlog_segment_size / 2) {
     problems.push_back("max_mutation_size must be > 0 and <= commitlog_segment_size / 2");
   }
-  if (memtable_flush_threshold < 4096) problems.push_back("memtable_flush_threshold must be >= 4096");
+  if (memtable_flush_threshold < 4096)
+    problems.push_back("memtable_flush_threshold must be >= 4096");
   if (tombstone_warn_threshold <= 0 || tombstone_failure_threshold <= 0) {
     problems.push_back("tombstone thresholds must be > 0");
   }

@@ -16,7 +16,8 @@ RowBuilder& RowBuilder::SetNull(std::string column) {
 }
 
 RowBuilder& RowBuilder::MapPut(std::string column, Value key, Value value) {
-  op().columns.push_back({std::move(column), CellOp::kMapPut, std::move(value), std::move(key), {}});
+  op().columns.push_back(
+      {std::move(column), CellOp::kMapPut, std::move(value), std::move(key), {}});
   return *this;
 }
 

@@ -85,7 +85,8 @@ Result<ReadCommand> ConvertReadQuery(const TableSchema& schema, const ReadQuery&
     return Status::InvalidRequest("LIMIT must be strictly positive");
   }
   if (query.distinct && query.per_partition_limit > 0) {
-    return Status::InvalidRequest("PER PARTITION LIMIT is not allowed with SELECT DISTINCT queries");
+    return Status::InvalidRequest(
+        "PER PARTITION LIMIT is not allowed with SELECT DISTINCT queries");
   }
   if (query.page_size < 0) return Status::InvalidRequest("page size must be >= 0");
   command.limit = query.limit;

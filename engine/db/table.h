@@ -36,7 +36,7 @@ class Table {
     // Commit-log position noted when `flushing` was switched out: every
     // record at or before it is in `flushing` or older sources.
     CommitLogPosition flushing_position;
-    std::vector<LiveSSTable> sstables;   // oldest first
+    std::vector<LiveSSTable> sstables;  // oldest first
   };
 
   Table(uint64_t id, TableSchema schema, std::string dir, std::vector<LiveSSTable> sstables);

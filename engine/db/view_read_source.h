@@ -18,8 +18,8 @@ class ViewReadSource final : public ReadSource {
   Result<std::vector<PartitionContent>> ReadPartition(const DecoratedKey& key,
                                                       const ClusteringRange& range, bool reversed,
                                                       ReadStats* stats) override;
-  Result<std::vector<std::unique_ptr<PartitionIterator>>> ScanPartitions(
-      const TokenRange& range, ReadStats* stats) override;
+  Result<std::vector<std::unique_ptr<PartitionIterator>>> ScanPartitions(const TokenRange& range,
+                                                                         ReadStats* stats) override;
 
  private:
   std::shared_ptr<const Table::View> view_;

@@ -16,11 +16,7 @@ const MemtableRow* MemtableRow::New(uint64_t seq, std::string_view clustering,
 }
 
 Status DecodeMemtableRowBody(std::string_view body, Row* row) {
-  // The decoder appends columns and leaves absent parts alone: start clean,
-  // keeping the vector's capacity for the next row.
-  row->marker = LivenessInfo{};
-  row->deletion = DeletionTime::Live();
-  row->columns.clear();
+  // The decoder replaces the row's content and reuses its column storage.
   Status s = DecodeRowBody(&body, kMemtableEncodingStats, row);
   if (s.ok() && !body.empty()) return Status::Corruption("memtable: trailing bytes after a row");
   return s;

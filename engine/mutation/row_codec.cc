@@ -189,11 +189,16 @@ Status GetColumn(DecodeCursor& in, const RowDefaults& d, const EncodingStats& st
       return in.Error("unknown column flags");
     }
     col->is_complex = false;
-    Cell& c = col->cells.emplace_back();
+    col->complex_deletion = DeletionTime::Live();
+    col->cells.resize(1);  // reuses the slot's cell and its value buffer
+    Cell& c = col->cells[0];
+    c.path.clear();
     return GetCellBody(in, flags, d, stats, &c);
   }
   if (flags & ~(kColumnComplex | kColumnComplexDeletion)) return in.Error("unknown column flags");
   col->is_complex = true;
+  col->complex_deletion = DeletionTime::Live();
+  col->cells.clear();
   if (flags & kColumnComplexDeletion) {
     CASSETTE_RETURN_IF_ERROR(
         GetDeletionBody(in, stats, &col->complex_deletion, "complex deletion"));
@@ -243,6 +248,11 @@ Status GetRowBody(DecodeCursor& in, const EncodingStats& stats, Row* row) {
   if (flags & kRowHasDeletion) {
     CASSETTE_RETURN_IF_ERROR(GetDeletionBody(in, stats, &row->deletion, "row deletion"));
   }
+  // Column slots already in row->columns are reused (their vectors and
+  // strings keep their capacity): a reader decoding a block of rows into one
+  // Row then allocates almost nothing per row.
+  const size_t reusable = row->columns.size();
+  if (!(flags & kRowHasColumns)) row->columns.clear();
   if (flags & kRowHasColumns) {
     uint64_t n;
     CASSETTE_RETURN_IF_ERROR(in.Varint(&n, "column count"));
@@ -256,11 +266,12 @@ Status GetRowBody(DecodeCursor& in, const EncodingStats& stats, Row* row) {
           id > std::numeric_limits<uint32_t>::max()) {
         return in.Error("column id out of range");
       }
-      ColumnData& col = row->columns.emplace_back();
+      ColumnData& col = i < reusable ? row->columns[i] : row->columns.emplace_back();
       col.column_id = static_cast<uint32_t>(id);
       CASSETTE_RETURN_IF_ERROR(GetColumn(in, d, stats, &col));
       next_id = id + 1;
     }
+    if (n < row->columns.size()) row->columns.resize(n);
   }
   return Status::OK();
 }
@@ -418,11 +429,15 @@ void EncodeRowBody(const Row& row, const EncodingStats& stats, std::string* out)
 
 Status DecodeRowBody(std::string_view* in, const EncodingStats& stats, Row* row) {
   return DecodeWith(in, [&](DecodeCursor& c) {
+    // Decodes into the caller's column storage to reuse it; on error the
+    // caller's columns are unspecified (marker and deletion are untouched).
     Row decoded;
-    CASSETTE_RETURN_IF_ERROR(GetRowBody(c, stats, &decoded));
+    decoded.columns.swap(row->columns);
+    Status s = GetRowBody(c, stats, &decoded);
+    row->columns.swap(decoded.columns);
+    if (!s.ok()) return s;
     row->marker = decoded.marker;
     row->deletion = decoded.deletion;
-    row->columns = std::move(decoded.columns);
     return Status::OK();
   });
 }

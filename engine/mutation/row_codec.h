@@ -27,7 +27,10 @@ struct EncodingStats {
 
 // Row body: marker, deletion and columns, without the clustering.
 void EncodeRowBody(const Row& row, const EncodingStats& stats, std::string* out);
-// Decodes a row body from the front of *in and advances *in past it.
+// Decodes a row body from the front of *in and advances *in past it,
+// replacing the row's marker, deletion and columns (the clustering is left
+// alone). Reuses the storage of the columns already in *row. On error *in
+// is unchanged and the row's columns are unspecified.
 Status DecodeRowBody(std::string_view* in, const EncodingStats& stats, Row* row);
 
 // Clustering (length-prefixed) followed by the body.

@@ -103,7 +103,6 @@ Status SSTableRowIterator::DecodeBody(uint64_t body_length, Row* row) {
 }
 
 Status SSTableRowIterator::DecodeBodyBytes(std::string_view body, uint64_t at, Row* row) {
-  *row = Row{};
   Status s = DecodeRowBody(&body, params_.encoding, row);
   if (s.ok() && !body.empty()) s = Status::Corruption("trailing bytes after row body");
   if (!s.ok()) return cursor_->fetcher()->DataCorruption(at, "bad row body: " + s.message());

@@ -37,8 +37,8 @@ struct TableStats {
   std::string table;
   int64_t sstable_count = 0;
   int64_t memtable_bytes = 0;
-  int64_t live_bytes = 0;      // uncompressed data bytes in live SSTables
-  int64_t bytes_on_disk = 0;   // size of live SSTable files
+  int64_t live_bytes = 0;     // uncompressed data bytes in live SSTables
+  int64_t bytes_on_disk = 0;  // size of live SSTable files
   int64_t bytes_written_by_users = 0;
   int64_t bytes_flushed = 0;
   int64_t bytes_compacted = 0;

@@ -22,21 +22,22 @@ struct ClusteringBound {
 };
 
 enum class CellOp : uint8_t {
-  kSet,              // column = value (a null value writes a tombstone)
-  kDelete,           // DELETE column / column = null
-  kCollectionSet,    // whole collection replaced: deletes old elements first
-  kCollectionAdd,    // set + {..}, map + {..}, list + [..] (append)
-  kListPrepend,      // [..] + list
-  kCollectionRemove, // set - {..}, map - {keys}
-  kMapPut,           // map[key] = value (null value removes the key)
+  kSet,               // column = value (a null value writes a tombstone)
+  kDelete,            // DELETE column / column = null
+  kCollectionSet,     // whole collection replaced: deletes old elements first
+  kCollectionAdd,     // set + {..}, map + {..}, list + [..] (append)
+  kListPrepend,       // [..] + list
+  kCollectionRemove,  // set - {..}, map - {keys}
+  kMapPut,            // map[key] = value (null value removes the key)
 };
 
 struct ColumnOperation {
   std::string column;
   CellOp op = CellOp::kSet;
-  Value value;                // kSet / kMapPut value
-  Value key;                  // kMapPut key
-  std::vector<Value> elements;  // list/set elements, map keys (remove) or entries (alternating k, v)
+  Value value;  // kSet / kMapPut value
+  Value key;    // kMapPut key
+  std::vector<Value>
+      elements;  // list/set elements, map keys (remove) or entries (alternating k, v)
 };
 
 struct RowOperation {

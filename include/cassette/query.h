@@ -56,12 +56,12 @@ struct ReadQuery {
 
 struct ReadStats {
   int64_t partitions_read = 0;
-  int64_t sstables_read = 0;       // SSTables whose data was consulted
-  int64_t sstables_skipped = 0;    // skipped by bloom filter, key range or clustering bounds
+  int64_t sstables_read = 0;     // SSTables whose data was consulted
+  int64_t sstables_skipped = 0;  // skipped by bloom filter, key range or clustering bounds
   int64_t memtables_read = 0;
   int64_t live_rows = 0;
-  int64_t tombstone_cells = 0;     // counted as Cassandra counts them
-  int64_t blocks_read = 0;         // SSTable data chunks read
+  int64_t tombstone_cells = 0;  // counted as Cassandra counts them
+  int64_t blocks_read = 0;      // SSTable data chunks read
 };
 
 struct ColumnSpec {

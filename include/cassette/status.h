@@ -19,19 +19,19 @@ class [[nodiscard]] Status {
   // On-the-wire class of an error. Do not renumber: codes appear in logs.
   enum class Code : unsigned char {
     kOk = 0,
-    kInvalidRequest = 1,        // Cassandra InvalidRequest: bad statement or argument
-    kSyntaxError = 2,           // Cassandra SyntaxException
-    kConfigurationError = 3,    // Cassandra ConfigurationException: bad schema option
-    kAlreadyExists = 4,         // Cassandra AlreadyExists
-    kNotFound = 5,              // a missing file; never a missing row
-    kCorruption = 6,            // on-disk bytes failed a check (names file and offset)
-    kIOError = 7,               // the file system failed (names the path)
+    kInvalidRequest = 1,      // Cassandra InvalidRequest: bad statement or argument
+    kSyntaxError = 2,         // Cassandra SyntaxException
+    kConfigurationError = 3,  // Cassandra ConfigurationException: bad schema option
+    kAlreadyExists = 4,       // Cassandra AlreadyExists
+    kNotFound = 5,            // a missing file; never a missing row
+    kCorruption = 6,          // on-disk bytes failed a check (names file and offset)
+    kIOError = 7,             // the file system failed (names the path)
     kNotSupported = 8,
-    kBusy = 9,                  // e.g. the data directory is locked by another process
-    kReadFailure = 10,          // Cassandra ReadFailure (e.g. too many tombstones)
-    kWriteFailure = 11,         // Cassandra WriteFailure
-    kUnavailable = 12,          // Cassandra Unavailable
-    kInvalidArgument = 13,      // bad option value passed to the C++ API
+    kBusy = 9,              // e.g. the data directory is locked by another process
+    kReadFailure = 10,      // Cassandra ReadFailure (e.g. too many tombstones)
+    kWriteFailure = 11,     // Cassandra WriteFailure
+    kUnavailable = 12,      // Cassandra Unavailable
+    kInvalidArgument = 13,  // bad option value passed to the C++ API
   };
 
   Status() = default;
@@ -86,7 +86,7 @@ class [[nodiscard]] Status {
 template <class T>
 class [[nodiscard]] Result {
  public:
-  Result(T value) : v_(std::move(value)) {}  // NOLINT: implicit by design
+  Result(T value) : v_(std::move(value)) {}        // NOLINT: implicit by design
   Result(Status status) : v_(std::move(status)) {  // NOLINT
     assert(!std::get<Status>(v_).ok() && "Result needs a value or an error");
   }
@@ -113,10 +113,10 @@ class [[nodiscard]] Result {
 #define CASSETTE_CONCAT_INNER_(a, b) a##b
 #define CASSETTE_CONCAT_(a, b) CASSETTE_CONCAT_INNER_(a, b)
 
-#define CASSETTE_RETURN_IF_ERROR(expr)            \
-  do {                                            \
-    ::cassette::Status _cassette_st = (expr);     \
-    if (!_cassette_st.ok()) return _cassette_st;  \
+#define CASSETTE_RETURN_IF_ERROR(expr)           \
+  do {                                           \
+    ::cassette::Status _cassette_st = (expr);    \
+    if (!_cassette_st.ok()) return _cassette_st; \
   } while (0)
 
 #define CASSETTE_ASSIGN_OR_RETURN_IMPL_(tmp, lhs, expr) \

@@ -87,10 +87,10 @@ inline std::string Render(const ResultSet& result) {
   return out;
 }
 
-#define ASSERT_OK(expr)                                   \
-  do {                                                    \
-    ::cassette::Status _s = (expr);                       \
-    ASSERT_TRUE(_s.ok()) << _s.ToString();                \
+#define ASSERT_OK(expr)                    \
+  do {                                     \
+    ::cassette::Status _s = (expr);        \
+    ASSERT_TRUE(_s.ok()) << _s.ToString(); \
   } while (0)
 
 }  // namespace cassette::testing

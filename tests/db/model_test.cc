@@ -118,18 +118,16 @@ TEST_P(ModelTest, RandomOperationsMatchTheModel) {
       // The element name is in the mutation; recover it for the model.
       write.tag = m.rows()[0].columns[0].elements[0].bytes();
     }
-    history.push_back("step " + std::to_string(step) + " pk=" + std::to_string(pk) + " ck=" +
-                      std::to_string(ck) + " kind=" + std::to_string(write.kind) + " value=" +
-                      std::to_string(value) + " ts=" +
-                      (timestamp ? std::to_string(*timestamp) : std::string("default")) +
-                      " ttl=" + std::to_string(ttl) + " now=" + std::to_string(now_sec) +
-                      (write.kind == ModelWrite::kDeleteRange
-                           ? " range=" + std::to_string(write.range.lo) +
-                                 (write.range.lo_inclusive ? "i" : "x") + "," +
-                                 std::to_string(write.range.hi) +
-                                 (write.range.hi_inclusive ? "i" : "x")
-                           : std::string()) +
-                      (write.kind == ModelWrite::kAddTag ? " tag=" + write.tag : std::string()));
+    history.push_back(
+        "step " + std::to_string(step) + " pk=" + std::to_string(pk) + " ck=" + std::to_string(ck) +
+        " kind=" + std::to_string(write.kind) + " value=" + std::to_string(value) +
+        " ts=" + (timestamp ? std::to_string(*timestamp) : std::string("default")) +
+        " ttl=" + std::to_string(ttl) + " now=" + std::to_string(now_sec) +
+        (write.kind == ModelWrite::kDeleteRange
+             ? " range=" + std::to_string(write.range.lo) + (write.range.lo_inclusive ? "i" : "x") +
+                   "," + std::to_string(write.range.hi) + (write.range.hi_inclusive ? "i" : "x")
+             : std::string()) +
+        (write.kind == ModelWrite::kAddTag ? " tag=" + write.tag : std::string()));
     Status s = t.db->Apply(m);
     ASSERT_TRUE(s.ok()) << s.ToString();
     // The timestamp the database gave a default-timestamped write is the
@@ -179,7 +177,8 @@ TEST_P(ModelTest, RandomOperationsMatchTheModel) {
           }
         }
         FAIL() << "partition " << p << " at now=" << read_now << "\n engine: " << Render(*result)
-               << "\n  model: " << model.Render(p, read_now) << "\nhistory:\n" << trace;
+               << "\n  model: " << model.Render(p, read_now) << "\nhistory:\n"
+               << trace;
       }
     }
   }

@@ -190,9 +190,9 @@ class ReferenceModel {
       return;
     }
     const Marker& o = **into;
-    const bool wins = m.ts != o.ts                       ? m.ts > o.ts
-                      : (m.ttl > 0) != (o.ttl > 0)       ? m.ttl > 0
-                                                         : m.expiry > o.expiry;
+    const bool wins = m.ts != o.ts                 ? m.ts > o.ts
+                      : (m.ttl > 0) != (o.ttl > 0) ? m.ttl > 0
+                                                   : m.expiry > o.expiry;
     if (wins) *into = m;
   }
   static bool VisibleAfter(const std::optional<MCell>& c, int64_t shadow, int64_t now) {

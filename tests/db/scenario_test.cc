@@ -159,7 +159,10 @@ class ScenarioHarness {
     if (c.args.empty()) return "error: advance needs a duration\n";
     const std::string& d = c.args[0].key;
     const int64_t n = std::stoll(d.substr(0, d.size() - 1));
-    const int64_t unit = d.back() == 'd' ? 86400 : d.back() == 'h' ? 3600 : d.back() == 'm' ? 60 : 1;
+    const int64_t unit = d.back() == 'd'   ? 86400
+                         : d.back() == 'h' ? 3600
+                         : d.back() == 'm' ? 60
+                                           : 1;
     t_.Advance(n * unit);
     return "now=" + Value::Timestamp(t_.clock->WallMicros() / 1000).ToString() + "\n";
   }
@@ -175,8 +178,12 @@ class ScenarioHarness {
     }
     if (const DdArg* columns = c.FindArg("columns")) q.columns = columns->vals;
     const bool exclusive = c.HasArg("exclusive");
-    if (c.HasArg("from")) q.slice_start = ClusteringBound{{Value::Int(static_cast<int32_t>(c.IntArgOr("from", 0)))}, !exclusive};
-    if (c.HasArg("to")) q.slice_end = ClusteringBound{{Value::Int(static_cast<int32_t>(c.IntArgOr("to", 0)))}, !exclusive};
+    if (c.HasArg("from"))
+      q.slice_start =
+          ClusteringBound{{Value::Int(static_cast<int32_t>(c.IntArgOr("from", 0)))}, !exclusive};
+    if (c.HasArg("to"))
+      q.slice_end =
+          ClusteringBound{{Value::Int(static_cast<int32_t>(c.IntArgOr("to", 0)))}, !exclusive};
     q.reversed = c.HasArg("reversed");
     q.limit = c.IntArgOr("limit", 0);
     q.per_partition_limit = c.IntArgOr("per-partition-limit", 0);
