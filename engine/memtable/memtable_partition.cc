@@ -6,7 +6,7 @@
 #include <new>
 #include <utility>
 
-#include "engine/memtable/clustering_interval.h"
+#include "engine/mutation/clustering_interval.h"
 #include "engine/memtable/memtable_row_iterator.h"
 #include "engine/mutation/reconcile.h"
 

@@ -10,7 +10,7 @@
 
 #include <cstdint>
 
-#include "engine/memtable/clustering_interval.h"
+#include "engine/mutation/clustering_interval.h"
 #include "engine/memtable/memtable_row.h"
 #include "engine/mutation/partition_source.h"
 

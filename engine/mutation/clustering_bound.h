@@ -31,6 +31,9 @@ struct ClusteringRange {
   }
   // True when no clustering can fall in the range.
   bool IsEmpty() const;
+  // True when some byte string lies in both ranges (a range tombstone that
+  // touches a read's slice).
+  bool Overlaps(const ClusteringRange& other) const;
   // True when some clustering in [min, max] (both full clusterings) may be in the range.
   bool Intersects(std::string_view min, std::string_view max) const;
   friend bool operator==(const ClusteringRange&, const ClusteringRange&) = default;

@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "engine/sstable/chunk_offsets.h"
-#include "engine/sstable/clustering_range_overlap.h"
 #include "engine/sstable/data_cursor.h"
 #include "engine/sstable/partition_codec.h"
 #include "engine/sstable/row_index.h"
@@ -171,7 +170,7 @@ Result<PartitionContent> SSTableReader::ReadContent(
   content.partition_deletion = header.partition_deletion;
   content.static_row = std::move(header.static_row);
   for (RangeTombstone& rt : header.range_tombstones) {
-    if (RangesOverlap(rt.range, range)) content.range_tombstones.push_back(std::move(rt));
+    if (rt.range.Overlaps(range)) content.range_tombstones.push_back(std::move(rt));
   }
   RowIteratorParams params;
   params.reader = shared_from_this();

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/memtable/clustering_interval.h"
+#include "engine/mutation/clustering_interval.h"
 #include "engine/memtable/memtable.h"
 #include "tests/memtable/memtable_test_util.h"
 

@@ -2,7 +2,6 @@
 // against a brute-force filter of the input, and token-range scans.
 #include <gtest/gtest.h>
 
-#include "engine/sstable/clustering_range_overlap.h"
 #include "tests/sstable/sstable_test_util.h"
 
 namespace cassette {
@@ -97,7 +96,7 @@ TEST_P(RoundTrip, SlicesMatchBruteForce) {
       EXPECT_EQ(c.static_row, p.static_row);
       std::vector<RangeTombstone> want_rts;
       for (const RangeTombstone& rt : p.range_tombstones) {
-        if (RangesOverlap(rt.range, range)) want_rts.push_back(rt);
+        if (rt.range.Overlaps(range)) want_rts.push_back(rt);
       }
       EXPECT_EQ(c.range_tombstones, want_rts);
       std::vector<Row> got = Drain(c.rows.get());

@@ -1,7 +1,7 @@
 // ClusteringInterval must agree with ClusteringRange::Contains, including
 // prefixes ending in 0xff bytes, and Overlaps must find every shared
 // clustering.
-#include "engine/memtable/clustering_interval.h"
+#include "engine/mutation/clustering_interval.h"
 
 #include <gtest/gtest.h>
 

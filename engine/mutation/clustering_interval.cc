@@ -1,4 +1,4 @@
-#include "engine/memtable/clustering_interval.h"
+#include "engine/mutation/clustering_interval.h"
 
 #include <algorithm>
 #include <optional>

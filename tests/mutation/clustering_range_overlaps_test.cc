@@ -1,4 +1,4 @@
-#include "engine/sstable/clustering_range_overlap.h"
+#include "engine/mutation/clustering_bound.h"
 
 #include <gtest/gtest.h>
 
@@ -40,7 +40,7 @@ std::vector<Bound> Bounds() {
   return out;
 }
 
-TEST(RangesOverlap, MatchesBruteForceOverByteStrings) {
+TEST(ClusteringRangeOverlaps, MatchesBruteForceOverByteStrings) {
   const std::vector<std::string> universe = Universe();
   const std::vector<Bound> bounds = Bounds();
   std::vector<ClusteringRange> ranges;
@@ -60,8 +60,8 @@ TEST(RangesOverlap, MatchesBruteForceOverByteStrings) {
           break;
         }
       }
-      ASSERT_EQ(RangesOverlap(a, b), want) << i << " " << j;
-      ASSERT_EQ(RangesOverlap(b, a), want);
+      ASSERT_EQ(a.Overlaps(b), want) << i << " " << j;
+      ASSERT_EQ(b.Overlaps(a), want);
       ++checked;
       overlapping += want ? 1 : 0;
     }
@@ -71,17 +71,17 @@ TEST(RangesOverlap, MatchesBruteForceOverByteStrings) {
   EXPECT_LT(overlapping, checked);
 }
 
-TEST(RangesOverlap, Examples) {
+TEST(ClusteringRangeOverlaps, Examples) {
   const ClusteringRange all = ClusteringRange::All();
   const ClusteringRange a{{"\x01", true}, {"\x02", false}};
   const ClusteringRange b{{"\x02", true}, {"", true}};
   const ClusteringRange c{{"\x01\x05", true}, {"\x01\x05", true}};
-  EXPECT_TRUE(RangesOverlap(all, a));
-  EXPECT_FALSE(RangesOverlap(a, b));  // touching ends, one exclusive
-  EXPECT_TRUE(RangesOverlap(a, c));
-  EXPECT_FALSE(RangesOverlap(b, c));
+  EXPECT_TRUE(all.Overlaps(a));
+  EXPECT_FALSE(a.Overlaps(b));  // touching ends, one exclusive
+  EXPECT_TRUE(a.Overlaps(c));
+  EXPECT_FALSE(b.Overlaps(c));
   const ClusteringRange after_c{{"\x01\x05", false}, {"", true}};
-  EXPECT_FALSE(RangesOverlap(c, after_c));
+  EXPECT_FALSE(c.Overlaps(after_c));
 }
 
 }  // namespace
