@@ -5,7 +5,7 @@
 
 #include "engine/read/column_filter.h"
 #include "engine/read/live_view.h"
-#include "engine/read/merging_partition_iterator.h"
+#include "engine/mutation/merging_partition_iterator.h"
 #include "engine/read/paging_state.h"
 #include "engine/read/range_tombstone_tracker.h"
 #include "engine/read/result_row_builder.h"

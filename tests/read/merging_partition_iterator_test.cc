@@ -1,4 +1,4 @@
-#include "engine/read/merging_partition_iterator.h"
+#include "engine/mutation/merging_partition_iterator.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,6 @@
-#include "engine/read/merging_row_iterator.h"
+// Tests of engine/mutation/merging_*: they live with the read tests for the
+// read path's fixtures (read_test_util.h).
+#include "engine/mutation/merging_row_iterator.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "engine/read/merging_row_iterator.h"
+#include "engine/mutation/merging_row_iterator.h"
 
 #include <algorithm>
 #include <utility>

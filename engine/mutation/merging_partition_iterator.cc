@@ -1,10 +1,10 @@
-#include "engine/read/merging_partition_iterator.h"
+#include "engine/mutation/merging_partition_iterator.h"
 
 #include <algorithm>
 #include <utility>
 
 #include "engine/mutation/reconcile.h"
-#include "engine/read/merging_row_iterator.h"
+#include "engine/mutation/merging_row_iterator.h"
 
 namespace cassette {
 

@@ -1,0 +1,60 @@
+// The options every strategy accepts (Cassandra's AbstractCompactionStrategy
+// and CompactionParams): thresholds, the single-SSTable tombstone
+// compaction knobs, and the switches that only change behaviour elsewhere
+// (enabled, log_all, only_purge_repaired_tombstones, provide_overlapping_tombstones).
+// Parsed with Cassandra's ConfigurationException messages.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+
+#include "cassette/status.h"
+#include "engine/compaction/compaction_strategy.h"
+
+namespace cassette {
+
+struct CompactionCommonOptions {
+  int32_t min_threshold = 4;
+  int32_t max_threshold = 32;
+  double tombstone_threshold = 0.2;
+  int64_t tombstone_compaction_interval_seconds = 86400;
+  bool unchecked_tombstone_compaction = false;
+  // False unless one of the three tombstone options above was given with a
+  // value other than "false" (TWCS only turns tombstone compactions on
+  // then; the other strategies always have them on).
+  bool tombstone_options_given = false;
+  bool enabled = true;
+  bool only_purge_repaired_tombstones = false;
+  bool log_all = false;
+};
+
+// Parses the common options out of `options` and erases the keys it
+// consumed from `*unconsumed` (which the strategy's own parser then
+// inspects; whatever is left over is an unknown option).
+Result<CompactionCommonOptions> ParseCompactionCommonOptions(
+    const std::map<std::string, std::string>& options, std::set<std::string>* unconsumed);
+
+// ConfigurationException for the first key left in `unconsumed`, with
+// Cassandra's message, or OK when it is empty. `strategy` is the class name.
+Status RejectUnknownCompactionOptions(const std::set<std::string>& unconsumed,
+                                      std::string_view strategy);
+
+// Cassandra's worthDroppingTombstones for one SSTable (SPEC §5): the interval
+// since its creation has passed, its estimated droppable ratio at
+// snapshot.gc_before exceeds tombstone_threshold, and (unless unchecked)
+// the overlapping SSTables of the snapshot do not keep the tombstones alive.
+bool WorthDroppingTombstones(const CompactionCandidate& sstable, const CompactionSnapshot& snapshot,
+                             const CompactionCommonOptions& options);
+
+// The fully expired SSTables of the snapshot (Cassandra's
+// getFullyExpiredSSTables, SPEC §4), considering only non-compacting files
+// among `candidates` (generations); with `ignore_overlaps`
+// (unsafe_aggressive_sstable_expiration) only the deletion-time condition
+// applies.
+std::vector<uint64_t> FullyExpiredSSTables(const CompactionSnapshot& snapshot,
+                                           const std::vector<uint64_t>& candidates,
+                                           bool ignore_overlaps);
+
+}  // namespace cassette
