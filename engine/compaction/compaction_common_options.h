@@ -9,6 +9,8 @@
 #include <map>
 #include <set>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "cassette/status.h"
 #include "engine/compaction/compaction_strategy.h"
@@ -32,12 +34,18 @@ struct CompactionCommonOptions {
 
 // Parses the common options out of `options` and erases the keys it
 // consumed from `*unconsumed` (which the strategy's own parser then
-// inspects; whatever is left over is an unknown option).
+// inspects; whatever is left over is an unknown option). "class" counts as
+// consumed. Checked in Cassandra's order: provide_overlapping_tombstones,
+// then AbstractCompactionStrategy.validateOptions (tombstone_threshold,
+// tombstone_compaction_interval, unchecked_tombstone_compaction, log_all,
+// enabled), then min_threshold/max_threshold (which Cassandra checks after
+// the strategy's own options; only the first of several errors differs).
 Result<CompactionCommonOptions> ParseCompactionCommonOptions(
     const std::map<std::string, std::string>& options, std::set<std::string>* unconsumed);
 
-// ConfigurationException for the first key left in `unconsumed`, with
-// Cassandra's message, or OK when it is empty. `strategy` is the class name.
+// ConfigurationException naming every key left in `unconsumed` (sorted:
+// "Properties specified [a, b] are not understood by <strategy>"), or OK
+// when it is empty. `strategy` is the class name.
 Status RejectUnknownCompactionOptions(const std::set<std::string>& unconsumed,
                                       std::string_view strategy);
 
@@ -48,6 +56,10 @@ Status RejectUnknownCompactionOptions(const std::set<std::string>& unconsumed,
 bool WorthDroppingTombstones(const CompactionCandidate& sstable, const CompactionSnapshot& snapshot,
                              const CompactionCommonOptions& options);
 
+// True when both files hold partitions and their [first_key, last_key]
+// ranges intersect.
+bool SSTablesOverlap(const CompactionCandidate& a, const CompactionCandidate& b);
+
 // The fully expired SSTables of the snapshot (Cassandra's
 // getFullyExpiredSSTables, SPEC §4), considering only non-compacting files
 // among `candidates` (generations); with `ignore_overlaps`
@@ -56,5 +68,12 @@ bool WorthDroppingTombstones(const CompactionCandidate& sstable, const Compactio
 std::vector<uint64_t> FullyExpiredSSTables(const CompactionSnapshot& snapshot,
                                            const std::vector<uint64_t>& candidates,
                                            bool ignore_overlaps);
+
+// A task over `generations` as Cassandra's CompactionTask runs it: the
+// fully expired files among them (FullyExpiredSSTables with the same
+// ignore_overlaps, overlaps taken outside the task) go to `expired`, to be
+// dropped whole; the others, in the given order, are `inputs`.
+CompactionTask TaskDroppingExpired(const CompactionSnapshot& snapshot,
+                                   const std::vector<uint64_t>& generations, bool ignore_overlaps);
 
 }  // namespace cassette

@@ -88,8 +88,9 @@ class CompactionStrategy {
   // all in one task, and so do we). Expired files are still dropped whole.
   virtual CompactionTask MajorTask(const CompactionSnapshot& snapshot) = 0;
 
-  // How a flush of the memtable should split its output (TWCS windows);
-  // only split_window_micros and max_output_bytes are read.
+  // How a flush of the memtable should split its output (TWCS windows, UCS
+  // shards); only the output shape (max_output_bytes, shard_boundaries,
+  // split_window_micros) is read.
   virtual CompactionTask FlushOutputShape() const { return {}; }
 
   // Notifications. The snapshot passed to the next NextBackgroundTask

@@ -4,6 +4,7 @@
 #include <charconv>
 
 #include "engine/commitlog/commit_log_replay.h"
+#include "engine/compaction/time_window_compaction_strategy.h"
 #include "engine/db/commit_record.h"
 #include "engine/db/mutation_converter.h"
 #include "engine/db/query_converter.h"
@@ -11,6 +12,7 @@
 #include "engine/mutation/timestamps.h"
 #include "engine/sstable/estimated_histogram.h"
 #include "engine/sstable/sstable_writer.h"
+#include "engine/types/temporal_text.h"
 
 namespace cassette {
 
@@ -37,6 +39,17 @@ uint64_t GenerationOf(const std::string& name) {
   uint64_t generation = 0;
   auto [ptr, ec] = std::from_chars(name.data(), name.data() + name.size() - suffix, generation);
   return ec == std::errc() && ptr == name.data() + name.size() - suffix ? generation : 0;
+}
+
+// "2024-01-15T10:00:00Z": window starts in stats.
+std::string FormatTimestampIso(int64_t micros) {
+  std::string text = FormatTimestampJson(micros / 1000 - ((micros % 1000) < 0 ? 1 : 0));
+  std::replace(text.begin(), text.end(), ' ', 'T');
+  const size_t fraction = text.find('.');
+  if (fraction != std::string::npos && text.compare(fraction, 4, ".000") == 0) {
+    text.erase(fraction, 4);
+  }
+  return text;
 }
 
 }  // namespace
@@ -117,6 +130,20 @@ Status DatabaseImpl::Open() {
                        old_segments.end());
     commit_log_->AdoptSegments(std::move(old_segments));
   }
+  const bool simulated = dynamic_cast<ManualClock*>(options_.clock.get()) != nullptr;
+  if (options_.scheduler) {
+    compaction_scheduler_ = options_.scheduler;
+  } else if (options_.compaction_threads > 0) {
+    compaction_scheduler_ = NewThreadPoolScheduler(options_.compaction_threads);
+  }
+  compaction_limiter_ =
+      NewRateLimiter(options_.clock, options_.compaction_throughput_mib_per_sec << 20);
+  if (options_.auto_compaction && !simulated) {
+    // Strategies with a timer (TWCS's expired-SSTable check) need a tick
+    // when no flush happens; a manual clock gets its ticks from flushes.
+    compaction_timer_ =
+        std::make_unique<BackgroundThread>(10'000, [this] { CompactionTimerTick(); });
+  }
   // Replayed data is flushed at once (as Cassandra does), so the old
   // segments can go.
   if (replayed) CASSETTE_RETURN_IF_ERROR(Flush());
@@ -128,12 +155,20 @@ Status DatabaseImpl::LoadTables() {
     const std::string dir = TableDir(table_state.schema, id);
     std::vector<Table::LiveSSTable> sstables;
     for (const SSTableEntry& entry : table_state.sstables) {
-      CASSETTE_ASSIGN_OR_RETURN(
-          std::shared_ptr<SSTableReader> reader,
-          SSTableReader::Open(fs_, SSTablePath(dir, entry.generation), block_cache_.get()));
-      sstables.push_back({entry.generation, std::move(reader)});
+      const std::string path = SSTablePath(dir, entry.generation);
+      CASSETTE_ASSIGN_OR_RETURN(std::shared_ptr<SSTableReader> reader,
+                                SSTableReader::Open(fs_, path, block_cache_.get()));
+      sstables.push_back({entry.generation, entry.level, std::move(reader),
+                          std::make_shared<ObsoleteFileDeleter>(fs_, path)});
     }
-    tables_[id] = std::make_shared<Table>(id, table_state.schema, dir, std::move(sstables));
+    auto table = std::make_shared<Table>(id, table_state.schema, dir, std::move(sstables));
+    {
+      std::lock_guard lock(table->compaction().mutex);
+      // The schema validated when it was created; a strategy that no longer
+      // builds is reported by the first flush or compaction.
+      EnsureStrategy(*table, table_state.schema).IgnoreError();
+    }
+    tables_[id] = std::move(table);
   }
   return Status::OK();
 }
@@ -271,6 +306,9 @@ Status DatabaseImpl::ApplyBatch(const std::vector<Mutation>& batch) {
       tables[i]->AddUserBytes(sizes[i]);
     }
   }
+  for (size_t i = 0; i < updates.size(); ++i) {
+    NoteLateWrite(*tables[i], batch[i].timestamp().value_or(batch_timestamp));
+  }
   for (const auto& table : tables) MaybeScheduleFlush(table);
   return Status::OK();
 }
@@ -308,20 +346,7 @@ Status DatabaseImpl::FlushTable(const std::string& keyspace, const std::string& 
   return FlushTableLocked(table);
 }
 
-Status DatabaseImpl::FlushTableLocked(const std::shared_ptr<Table>& table) {
-  Table::FlushJob job;
-  {
-    std::unique_lock barrier(write_barrier_);
-    job = table->SwitchMemtable(commit_log_ ? commit_log_->CurrentPosition() : CommitLogPosition{});
-  }
-  if (!job.memtable) return Status::OK();
-
-  const TableSchema schema = table->schema();
-  uint64_t generation;
-  {
-    std::unique_lock lock(state_mutex_);
-    generation = state_.next_generation++;
-  }
+SSTableWriterOptions DatabaseImpl::WriterOptionsFor(const TableSchema& schema) const {
   const TableOptions& table_options = schema.options();
   SSTableWriterOptions writer_options;
   auto compression_class = table_options.compression.find("class");
@@ -335,69 +360,78 @@ Status DatabaseImpl::FlushTableLocked(const std::shared_ptr<Table>& table) {
   writer_options.chunk_length =
       static_cast<uint32_t>(OptionInt(table_options.compression, "chunk_length_in_kb", 16)) * 1024;
   writer_options.bloom_fp_chance = table_options.bloom_filter_fp_chance;
-  writer_options.expected_partitions = std::max<uint64_t>(1, job.memtable->partition_count());
   writer_options.creation_time_micros = options_.clock->WallMicros();
-  writer_options.encoding_stats = job.memtable->encoding_stats();
+  return writer_options;
+}
 
+Status DatabaseImpl::FlushTableLocked(const std::shared_ptr<Table>& table) {
+  Table::FlushJob job;
+  {
+    std::unique_lock barrier(write_barrier_);
+    job = table->SwitchMemtable(commit_log_ ? commit_log_->CurrentPosition() : CommitLogPosition{});
+  }
+  if (!job.memtable) return Status::OK();
+
+  const TableSchema schema = table->schema();
+  // TWCS splits the flush at window boundaries, so a late write lands in
+  // its own window's SSTable.
+  CompactionOutputShape shape;
+  {
+    std::lock_guard lock(table->compaction().mutex);
+    CASSETTE_RETURN_IF_ERROR(EnsureStrategy(*table, schema));
+    shape = CompactionOutputShape::FromTask(table->compaction().strategy->FlushOutputShape());
+  }
   CASSETTE_RETURN_IF_ERROR(fs_->CreateDirs(table->dir()));
-  const std::string path = SSTablePath(table->dir(), generation);
-  CASSETTE_ASSIGN_OR_RETURN(std::unique_ptr<SSTableWriter> writer,
-                            SSTableWriter::Create(fs_, path, writer_options));
-  auto write_all = [&]() -> Status {
-    std::unique_ptr<PartitionIterator> it = job.memtable->NewIterator();
-    for (; it->Valid(); it->Next()) {
-      PartitionContent& partition = it->partition();
-      CASSETTE_RETURN_IF_ERROR(writer->BeginPartition(partition.key, partition.partition_deletion,
-                                                      partition.static_row,
-                                                      partition.range_tombstones));
-      for (; partition.rows->Valid(); partition.rows->Next()) {
-        CASSETTE_RETURN_IF_ERROR(writer->AddRow(partition.rows->row()));
-      }
-      CASSETTE_RETURN_IF_ERROR(partition.rows->status());
-      CASSETTE_RETURN_IF_ERROR(writer->EndPartition());
-    }
-    return it->status();
+  CompactionOutputOptions output_options;
+  output_options.fs = fs_;
+  output_options.new_output = [this, &table]() -> Result<std::pair<uint64_t, std::string>> {
+    return NewSSTablePath(*table);
   };
-  Status s = write_all();
-  if (!s.ok()) {
-    writer->Abandon();
-    return s;
-  }
-  auto stats = writer->Finish();
-  if (!stats.ok()) {
-    writer->Abandon();
-    return stats.status();
-  }
-  // The file is synced; its directory entry must be too before the
-  // manifest names it.
-  CASSETTE_RETURN_IF_ERROR(fs_->SyncDir(table->dir()));
-  auto reader = SSTableReader::Open(fs_, path, block_cache_.get());
-  if (!reader.ok()) {
-    fs_->DeleteFile(path).IgnoreError();
-    return reader.status();
-  }
+  output_options.writer_options = WriterOptionsFor(schema);
+  output_options.writer_options.expected_partitions =
+      std::max<uint64_t>(1, job.memtable->partition_count());
+  output_options.writer_options.encoding_stats = job.memtable->encoding_stats();
+  output_options.shape = shape;
+  CompactionOutputWriter writer(std::move(output_options));
+  std::unique_ptr<PartitionIterator> it = job.memtable->NewIterator();
+  CASSETTE_ASSIGN_OR_RETURN(CompactionOutputResult written, writer.Write(it.get()));
+  CASSETTE_ASSIGN_OR_RETURN(std::vector<Table::LiveSSTable> outputs,
+                            OpenOutputs(*table, written.outputs, /*level=*/0));
+  auto discard = [&] {
+    for (const Table::LiveSSTable& output : outputs) output.deleter->MarkObsolete();
+  };
 
   {
     std::unique_lock lock(state_mutex_);
     auto state = state_.tables.find(table->id());
     if (state == state_.tables.end()) {  // dropped while flushing
-      fs_->DeleteFile(path).IgnoreError();
+      discard();
       table->CompleteFlush({}, 0);
       return Status::OK();
     }
     const CommitLogPosition previous = state->second.persisted;
-    state->second.sstables.push_back({generation, 0});
+    const size_t previous_count = state->second.sstables.size();
+    for (const Table::LiveSSTable& output : outputs) {
+      state->second.sstables.push_back({output.generation, 0});
+    }
     state->second.persisted = job.position;
-    s = PersistManifestLocked();
+    Status s = PersistManifestLocked();
     if (!s.ok()) {
-      state->second.sstables.pop_back();
+      state->second.sstables.resize(previous_count);
       state->second.persisted = previous;
-      fs_->DeleteFile(path).IgnoreError();
+      discard();
       return s;
     }
   }
-  const uint64_t file_size = (*reader)->file_size();
-  table->CompleteFlush({generation, std::move(reader).value()}, file_size);
+  {
+    std::lock_guard lock(table->compaction().mutex);
+    for (const Table::LiveSSTable& output : outputs) {
+      table->compaction().strategy->OnFlush({output.generation, output.reader->file_size(),
+                                             output.level, false, &output.reader->stats()});
+    }
+  }
+  table->CompleteFlush(std::move(outputs), written.bytes_written);
+  MaybeScheduleCompaction(table);
   return DiscardObsoleteCommitLog();
 }
 
@@ -452,6 +486,33 @@ Result<TableStats> DatabaseImpl::GetTableStats(const std::string& keyspace,
   }
   stats.bytes_written_by_users = static_cast<int64_t>(table->bytes_written_by_users());
   stats.bytes_flushed = static_cast<int64_t>(table->bytes_flushed());
+  stats.bytes_compacted = static_cast<int64_t>(table->bytes_compacted());
+  for (const auto& sstable : view->sstables) {
+    if (stats.sstables_per_level.size() <= sstable.level) {
+      stats.sstables_per_level.resize(sstable.level + 1);
+    }
+    ++stats.sstables_per_level[sstable.level];
+  }
+  TableCompactionState& compaction = table->compaction();
+  stats.compactions_completed = compaction.completed;
+  stats.compactions_running = compaction.running;
+  stats.compactions_postponed_for_space = compaction.postponed_for_space;
+  stats.expired_sstables_dropped = compaction.expired_dropped;
+  stats.tombstones_purged = compaction.tombstones_purged;
+  stats.late_writes = compaction.late_writes;
+  {
+    std::lock_guard lock(compaction.mutex);
+    if (EnsureStrategy(*table, table->schema()).ok()) {
+      stats.compaction_strategy = std::string(compaction.strategy->name());
+      if (auto* twcs = dynamic_cast<TimeWindowCompactionStrategy*>(compaction.strategy.get())) {
+        for (const auto& sstable : view->sstables) {
+          const int64_t start = twcs->WindowStartMicros(sstable.reader->stats().max_timestamp);
+          ++stats.sstables_per_window[FormatTimestampIso(start)];
+        }
+      }
+    }
+    stats.recent_compactions.assign(compaction.recent.begin(), compaction.recent.end());
+  }
   if (stats.bytes_written_by_users > 0) {
     stats.write_amplification = static_cast<double>(stats.bytes_flushed + stats.bytes_compacted) /
                                 static_cast<double>(stats.bytes_written_by_users);
@@ -464,9 +525,24 @@ Result<TableStats> DatabaseImpl::GetTableStats(const std::string& keyspace,
   return stats;
 }
 
+void DatabaseImpl::NoteLateWrite(Table& table, int64_t timestamp) {
+  const int64_t window = table.compaction().twcs_window.load(std::memory_order_relaxed);
+  if (window <= 0) return;
+  const int64_t newest = table.max_write_timestamp();
+  table.NoteWriteTimestamp(timestamp);
+  if (newest == std::numeric_limits<int64_t>::min()) return;
+  // Floor division: windows are epoch aligned, also before 1970.
+  const int64_t newest_window_start = newest - ((newest % window) + window) % window;
+  if (timestamp < newest_window_start - options_.late_write_tolerance_seconds * 1'000'000) {
+    ++table.compaction().late_writes;
+  }
+}
+
 Status DatabaseImpl::Close() {
   if (closed_.exchange(true)) return Status::OK();
+  if (compaction_timer_) compaction_timer_->Stop();
   if (scheduler_) scheduler_->WaitIdle();
+  if (compaction_scheduler_) compaction_scheduler_->WaitIdle();
   Status s;
   if (commit_log_) s = commit_log_->Close();
   lock_.reset();

@@ -14,14 +14,19 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <shared_mutex>
 #include <string>
 
 #include "cassette/db.h"
 #include "engine/commitlog/commit_log.h"
+#include "engine/compaction/compaction_output_writer.h"
+#include "engine/compaction/compaction_strategy.h"
 #include "engine/db/manifest.h"
 #include "engine/db/table.h"
 #include "engine/db/timestamp_generator.h"
+#include "engine/env/background_thread.h"
+#include "engine/env/rate_limiter.h"
 #include "engine/sstable/block_cache.h"
 
 namespace cassette {
@@ -37,10 +42,12 @@ class DatabaseImpl final : public Database {
 
   Status CreateKeyspace(const KeyspaceSchema& keyspace, bool if_not_exists) override;
   Status DropKeyspace(const std::string& name, bool if_exists) override;
-  Status CreateTable(const TableSchema& table, bool if_not_exists) override;
+  Status CreateTable(const TableSchema& table, bool if_not_exists,
+                     std::vector<std::string>* warnings) override;
   Status DropTable(const std::string& keyspace, const std::string& table, bool if_exists) override;
   Status AlterTableOptions(const std::string& keyspace, const std::string& table,
-                           const TableOptions& options) override;
+                           const TableOptions& options,
+                           std::vector<std::string>* warnings) override;
   Result<TableSchema> GetTable(const std::string& keyspace,
                                const std::string& table) const override;
   Result<KeyspaceSchema> GetKeyspace(const std::string& name) const override;
@@ -52,6 +59,10 @@ class DatabaseImpl final : public Database {
   Result<ResultSet> Read(const ReadQuery& query) override;
   Status Flush() override;
   Status FlushTable(const std::string& keyspace, const std::string& table) override;
+  Status Compact(const std::string& keyspace, const std::string& table) override;
+  Status CompactMajor(const std::string& keyspace, const std::string& table) override;
+  Result<std::vector<CompactionWindow>> ExplainExpiry(const std::string& keyspace,
+                                                      const std::string& table) override;
   Result<TableStats> GetTableStats(const std::string& keyspace, const std::string& table) override;
   int64_t NowMicros() const override { return options_.clock->WallMicros(); }
   Status Close() override;
@@ -71,12 +82,47 @@ class DatabaseImpl final : public Database {
   void MaybeScheduleFlush(const std::shared_ptr<Table>& table);
   Status FlushTableLocked(const std::shared_ptr<Table>& table);
   Status DiscardObsoleteCommitLog();
+  SSTableWriterOptions WriterOptionsFor(const TableSchema& schema) const;
+  // Allocates a generation and returns it with its file path.
+  std::pair<uint64_t, std::string> NewSSTablePath(const Table& table);
+  // Opens freshly written, synced SSTables as live ones.
+  Result<std::vector<Table::LiveSSTable>> OpenOutputs(const Table& table,
+                                                      const std::vector<CompactionOutput>& outputs,
+                                                      uint32_t level);
+
+  // Compaction (database_compaction.cc).
+  // REQUIRES: table.compaction().mutex held.
+  Status EnsureStrategy(Table& table, const TableSchema& schema);
+  CompactionSnapshot SnapshotForCompaction(const Table& table, const Table::View& view,
+                                           const std::set<uint64_t>& compacting,
+                                           const TableSchema& schema) const;
+  // Runs the strategy's next task (or the major task); false when there was
+  // nothing to do or the task was postponed.
+  Result<bool> RunOneCompaction(const std::shared_ptr<Table>& table, bool major);
+  Result<bool> ExecuteCompaction(const std::shared_ptr<Table>& table,
+                                 const std::shared_ptr<const Table::View>& view,
+                                 const TableSchema& schema, const CompactionTask& task,
+                                 const std::string& strategy_name, bool major);
+  Result<std::vector<Table::LiveSSTable>> WriteCompactionOutputs(
+      const std::shared_ptr<Table>& table, const std::shared_ptr<const Table::View>& view,
+      const TableSchema& schema, const CompactionTask& task,
+      const std::vector<Table::LiveSSTable>& inputs,
+      std::vector<std::shared_ptr<const SSTableReader>> others, CompactionRecord* record);
+  Status CompactTableLocked(const std::shared_ptr<Table>& table);
+  void MaybeScheduleCompaction(const std::shared_ptr<Table>& table);
+  void CompactionTimerTick();
+  void NoteLateWrite(Table& table, int64_t timestamp);
   Status PersistManifestLocked();
 
   const Options options_;
   const std::string path_;
   FileSystem* const fs_;
   std::shared_ptr<Scheduler> scheduler_;
+  // Null: compactions run inline (compaction_threads == 0).
+  std::shared_ptr<Scheduler> compaction_scheduler_;
+  std::unique_ptr<RateLimiter> compaction_limiter_;
+  // Real clock only: wakes the strategies' timers (TWCS expiry checks).
+  std::unique_ptr<BackgroundThread> compaction_timer_;
   std::unique_ptr<FileLock> lock_;
   std::unique_ptr<BlockCache> block_cache_;
   std::unique_ptr<CommitLog> commit_log_;

@@ -2,9 +2,30 @@
 // the manifest (atomically) and only then made visible.
 #include <algorithm>
 
+#include "engine/compaction/time_window_compaction_strategy.h"
+#include "engine/compaction/twcs_guardrail.h"
 #include "engine/db/database_impl.h"
 
 namespace cassette {
+
+namespace {
+
+// The compaction option must build a strategy (Cassandra validates it on
+// CREATE/ALTER); TWCS tables also get the guardrail warnings.
+Status CheckCompactionOptions(const TableOptions& options, std::vector<std::string>* warnings) {
+  CASSETTE_ASSIGN_OR_RETURN(std::unique_ptr<CompactionStrategy> strategy,
+                            CreateCompactionStrategy(options.compaction));
+  if (warnings != nullptr &&
+      dynamic_cast<TimeWindowCompactionStrategy*>(strategy.get()) != nullptr) {
+    for (std::string& warning :
+         TwcsGuardrailWarnings(options.compaction, options.default_time_to_live)) {
+      warnings->push_back(std::move(warning));
+    }
+  }
+  return Status::OK();
+}
+
+}  // namespace
 
 namespace {
 
@@ -60,9 +81,11 @@ Status DatabaseImpl::DropKeyspace(const std::string& name, bool if_exists) {
   return Status::OK();
 }
 
-Status DatabaseImpl::CreateTable(const TableSchema& table, bool if_not_exists) {
+Status DatabaseImpl::CreateTable(const TableSchema& table, bool if_not_exists,
+                                 std::vector<std::string>* warnings) {
   CASSETTE_RETURN_IF_ERROR(CheckWritable());
   CASSETTE_RETURN_IF_ERROR(table.Validate());
+  CASSETTE_RETURN_IF_ERROR(CheckCompactionOptions(table.options(), warnings));
   std::unique_lock lock(state_mutex_);
   if (!state_.keyspaces.count(table.keyspace())) {
     return Status::InvalidRequest("Keyspace " + table.keyspace() + " doesn't exist");
@@ -89,8 +112,13 @@ Status DatabaseImpl::CreateTable(const TableSchema& table, bool if_not_exists) {
     --state_.next_table_id;
     return s;
   }
-  tables_[id] =
+  auto created =
       std::make_shared<Table>(id, table_state.schema, dir, std::vector<Table::LiveSSTable>{});
+  {
+    std::lock_guard compaction_lock(created->compaction().mutex);
+    CASSETTE_RETURN_IF_ERROR(EnsureStrategy(*created, table_state.schema));  // validated above
+  }
+  tables_[id] = std::move(created);
   return Status::OK();
 }
 
@@ -132,7 +160,8 @@ Status DatabaseImpl::DropTable(const std::string& keyspace, const std::string& t
 }
 
 Status DatabaseImpl::AlterTableOptions(const std::string& keyspace, const std::string& table,
-                                       const TableOptions& options) {
+                                       const TableOptions& options,
+                                       std::vector<std::string>* warnings) {
   CASSETTE_RETURN_IF_ERROR(CheckWritable());
   CASSETTE_ASSIGN_OR_RETURN(std::shared_ptr<Table> target, FindTable(keyspace, table));
   std::unique_lock lock(state_mutex_);
@@ -140,6 +169,7 @@ Status DatabaseImpl::AlterTableOptions(const std::string& keyspace, const std::s
   TableSchema updated = state.schema;
   updated.WithOptions(options);
   CASSETTE_RETURN_IF_ERROR(updated.Validate());
+  CASSETTE_RETURN_IF_ERROR(CheckCompactionOptions(updated.options(), warnings));
   TableSchema previous = state.schema;
   state.schema = updated;
   Status s = PersistManifestLocked();
@@ -148,6 +178,10 @@ Status DatabaseImpl::AlterTableOptions(const std::string& keyspace, const std::s
     return s;
   }
   target->set_schema(updated);
+  {
+    std::lock_guard compaction_lock(target->compaction().mutex);
+    CASSETTE_RETURN_IF_ERROR(EnsureStrategy(*target, updated));
+  }
   return Status::OK();
 }
 

@@ -25,6 +25,10 @@ Status Options::Validate() const {
   }
   if (memtable_flush_threshold < 4096)
     problems.push_back("memtable_flush_threshold must be >= 4096");
+  if (compaction_threads < 0) problems.push_back("compaction_threads must be >= 0");
+  if (late_write_tolerance_seconds < 0) {
+    problems.push_back("late_write_tolerance_seconds must be >= 0");
+  }
   if (tombstone_warn_threshold <= 0 || tombstone_failure_threshold <= 0) {
     problems.push_back("tombstone thresholds must be > 0");
   }

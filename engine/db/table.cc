@@ -61,13 +61,39 @@ Table::FlushJob Table::SwitchMemtable(CommitLogPosition position) {
   return {next->flushing, position};
 }
 
-void Table::CompleteFlush(LiveSSTable sstable, uint64_t bytes_flushed) {
+void Table::CompleteFlush(std::vector<LiveSSTable> sstables, uint64_t bytes_flushed) {
   std::lock_guard lock(mutex_);
   auto next = std::make_shared<View>(*view_);
   next->flushing = nullptr;
-  if (sstable.reader) next->sstables.push_back(std::move(sstable));
+  for (LiveSSTable& sstable : sstables) next->sstables.push_back(std::move(sstable));
   view_ = next;
   bytes_flushed_ += bytes_flushed;
+}
+
+void Table::ReplaceSSTables(const std::vector<uint64_t>& removed, std::vector<LiveSSTable> added,
+                            uint64_t bytes_compacted) {
+  std::lock_guard lock(mutex_);
+  auto next = std::make_shared<View>(*view_);
+  auto is_removed = [&](const LiveSSTable& sstable) {
+    return std::find(removed.begin(), removed.end(), sstable.generation) != removed.end();
+  };
+  for (const LiveSSTable& sstable : next->sstables) {
+    if (is_removed(sstable) && sstable.deleter) sstable.deleter->MarkObsolete();
+  }
+  std::erase_if(next->sstables, is_removed);
+  for (LiveSSTable& sstable : added) next->sstables.push_back(std::move(sstable));
+  // Generation order, the order strategies see files in.
+  std::sort(next->sstables.begin(), next->sstables.end(),
+            [](const LiveSSTable& a, const LiveSSTable& b) { return a.generation < b.generation; });
+  view_ = next;
+  bytes_compacted_ += bytes_compacted;
+}
+
+void Table::NoteWriteTimestamp(int64_t timestamp) {
+  int64_t seen = max_write_timestamp_.load(std::memory_order_relaxed);
+  while (timestamp > seen &&
+         !max_write_timestamp_.compare_exchange_weak(seen, timestamp, std::memory_order_relaxed)) {
+  }
 }
 
 Result<ResultSet> Table::Read(const ReadCommand& command) {

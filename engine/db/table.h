@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -17,6 +18,8 @@
 #include "cassette/query.h"
 #include "cassette/schema.h"
 #include "engine/commitlog/commit_log_position.h"
+#include "engine/db/obsolete_file_deleter.h"
+#include "engine/db/table_compaction_state.h"
 #include "engine/memtable/memtable.h"
 #include "engine/read/execute_read.h"
 #include "engine/sstable/sstable_reader.h"
@@ -27,7 +30,10 @@ class Table {
  public:
   struct LiveSSTable {
     uint64_t generation = 0;
+    uint32_t level = 0;  // leveled strategies
     std::shared_ptr<SSTableReader> reader;
+    // Deletes the file when it is obsolete and no View holds it.
+    std::shared_ptr<ObsoleteFileDeleter> deleter;
   };
   // A consistent set of sources. Immutable once published.
   struct View {
@@ -62,9 +68,23 @@ class Table {
     CommitLogPosition position;
   };
   FlushJob SwitchMemtable(CommitLogPosition position);
-  // Publishes the SSTable written from the flushing memtable (reader may be
-  // null when the memtable held nothing to write).
-  void CompleteFlush(LiveSSTable sstable, uint64_t bytes_flushed);
+  // Publishes the SSTables written from the flushing memtable (none when
+  // the memtable held nothing to write).
+  void CompleteFlush(std::vector<LiveSSTable> sstables, uint64_t bytes_flushed);
+
+  // Publishes a compaction's result: `removed` leave the view (and are
+  // marked obsolete: their files go once no reader holds them), `added`
+  // join it. REQUIRES: the manifest already records the change.
+  void ReplaceSSTables(const std::vector<uint64_t>& removed, std::vector<LiveSSTable> added,
+                       uint64_t bytes_compacted);
+  uint64_t bytes_compacted() const { return bytes_compacted_; }
+
+  // Compaction bookkeeping (strategy, running tasks, statistics).
+  TableCompactionState& compaction() { return compaction_; }
+
+  // TWCS late-write accounting: the newest write timestamp seen.
+  void NoteWriteTimestamp(int64_t timestamp);
+  int64_t max_write_timestamp() const { return max_write_timestamp_; }
 
   Result<ResultSet> Read(const ReadCommand& command);
 
@@ -86,6 +106,9 @@ class Table {
   std::shared_ptr<const View> view_;
   std::atomic<uint64_t> bytes_written_by_users_{0};
   std::atomic<uint64_t> bytes_flushed_{0};
+  std::atomic<uint64_t> bytes_compacted_{0};
+  std::atomic<int64_t> max_write_timestamp_{std::numeric_limits<int64_t>::min()};
+  TableCompactionState compaction_;
 };
 
 }  // namespace cassette

@@ -7,6 +7,7 @@
 #include <cstdlib>
 
 #include "engine/types/float_format.h"
+#include "engine/util/ascii.h"
 
 namespace cassette {
 namespace {
@@ -34,17 +35,6 @@ bool ParseDouble(const std::string& s, double* v) {
   return true;
 }
 
-bool EqualsNoCase(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (std::tolower(static_cast<unsigned char>(a[i])) !=
-        std::tolower(static_cast<unsigned char>(b[i]))) {
-      return false;
-    }
-  }
-  return true;
-}
-
 enum class Codec { kZstd, kNone };
 
 }  // namespace
@@ -53,7 +43,7 @@ Status ValidateCompressionOptions(const std::map<std::string, std::string>& comp
   if (compression.empty()) return Status::OK();
   auto enabled = compression.find("enabled");
   // Boolean.parseBoolean: "true" in any case is true, anything else false.
-  if (enabled != compression.end() && !EqualsNoCase(enabled->second, "true")) {
+  if (enabled != compression.end() && !EqualsIgnoreCase(enabled->second, "true")) {
     if (compression.size() > 1) {
       return Config("If the 'enabled' option is set to false no other options must be specified");
     }
@@ -71,13 +61,14 @@ Status ValidateCompressionOptions(const std::map<std::string, std::string>& comp
   if (name.rfind(kCompressorPackage, 0) == 0)
     name = name.substr(std::string(kCompressorPackage).size());
   Codec codec;
-  if (name == "ZstdCompressor" || EqualsNoCase(name, "zstd")) {
+  if (name == "ZstdCompressor" || EqualsIgnoreCase(name, "zstd")) {
     codec = Codec::kZstd;
-  } else if (EqualsNoCase(name, "none") || EqualsNoCase(name, "noop") || name == "NoopCompressor") {
+  } else if (EqualsIgnoreCase(name, "none") || EqualsIgnoreCase(name, "noop") ||
+             name == "NoopCompressor") {
     codec = Codec::kNone;
   } else if (name == "LZ4Compressor" || name == "SnappyCompressor" || name == "DeflateCompressor" ||
-             EqualsNoCase(name, "lz4") || EqualsNoCase(name, "snappy") ||
-             EqualsNoCase(name, "deflate")) {
+             EqualsIgnoreCase(name, "lz4") || EqualsIgnoreCase(name, "snappy") ||
+             EqualsIgnoreCase(name, "deflate")) {
     return Config("Compression class " + cls->second +
                   " is not supported: cassette supports ZstdCompressor only");
   } else {

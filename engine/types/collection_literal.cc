@@ -61,7 +61,7 @@ Status BadLiteral(const char* kind, const DataType& type, std::string_view liter
                                 std::string(literal) + " for type " + type.ToString());
 }
 
-bool IsNull(std::string_view element) { return EqualsIgnoringCase(element, "null"); }
+bool IsNull(std::string_view element) { return EqualsIgnoreCase(element, "null"); }
 
 }  // namespace
 

@@ -30,17 +30,6 @@ std::string_view TrimLiteral(std::string_view s) {
   return s;
 }
 
-bool EqualsIgnoringCase(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (std::tolower(static_cast<unsigned char>(a[i])) !=
-        std::tolower(static_cast<unsigned char>(b[i]))) {
-      return false;
-    }
-  }
-  return true;
-}
-
 namespace {
 
 // A quoted string ('it''s' or $$raw$$) to its content. False when `s` is
@@ -130,11 +119,11 @@ bool ParseFloating(std::string_view s, bool is_float, double* out) {
     negative = body[0] == '-';
     body.remove_prefix(1);
   }
-  if (EqualsIgnoringCase(body, "nan")) {
+  if (EqualsIgnoreCase(body, "nan")) {
     *out = std::numeric_limits<double>::quiet_NaN();
     return true;
   }
-  if (EqualsIgnoringCase(body, "infinity")) {
+  if (EqualsIgnoreCase(body, "infinity")) {
     *out = negative ? -std::numeric_limits<double>::infinity()
                     : std::numeric_limits<double>::infinity();
     return true;
@@ -258,8 +247,8 @@ Result<std::string> ParseScalar(const DataType& type, std::string_view literal) 
     case TypeKind::kBlob:
       return ParseBlob(text);
     case TypeKind::kBoolean:
-      if (EqualsIgnoringCase(text, "true")) return std::string(1, '\1');
-      if (EqualsIgnoringCase(text, "false")) return std::string(1, '\0');
+      if (EqualsIgnoreCase(text, "true")) return std::string(1, '\1');
+      if (EqualsIgnoreCase(text, "false")) return std::string(1, '\0');
       return Unable("boolean", text);
     case TypeKind::kTinyint:
       return ParseInteger(text, 1, "byte");

@@ -7,12 +7,12 @@
 
 #include "cassette/status.h"
 #include "cassette/value.h"
+#include "engine/util/ascii.h"
 
 namespace cassette {
 
 // Without leading and trailing whitespace.
 std::string_view TrimLiteral(std::string_view s);
-bool EqualsIgnoringCase(std::string_view a, std::string_view b);
 // A list, set, map or tuple literal (already trimmed) for `type`.
 Result<std::string> ParseCompositeLiteral(const DataType& type, std::string_view literal);
 

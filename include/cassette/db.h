@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,44 @@
 #include "cassette/status.h"
 
 namespace cassette {
+
+// One finished compaction (nodetool compactionhistory), or a running one
+// (compactionstats) with the totals so far.
+struct CompactionRecord {
+  std::string strategy;  // e.g. "TimeWindowCompactionStrategy"
+  std::string reason;    // why the strategy chose it
+  bool major = false;    // nodetool compact
+  bool tombstone_compaction = false;
+  std::vector<uint64_t> inputs;   // generations rewritten
+  std::vector<uint64_t> expired;  // generations dropped whole, never rewritten
+  std::vector<uint64_t> outputs;
+  uint64_t bytes_read = 0;  // on-disk size of the rewritten inputs
+  uint64_t bytes_written = 0;
+  uint64_t bytes_dropped = 0;  // on-disk size of the expired files dropped
+  uint64_t partitions_in = 0;  // partitions read, counted once per input holding them
+  uint64_t partitions_out = 0;
+  uint64_t rows_in = 0;
+  uint64_t rows_out = 0;
+  uint64_t tombstones_purged = 0;  // deletions and expired cells dropped for good
+  int64_t started_micros = 0;      // database clock
+  int64_t duration_micros = 0;     // monotonic, real time spent
+};
+
+// A time window of a TWCS table and what keeps its data on disk (the
+// answer to "when will this be gone, and if not, why").
+struct CompactionWindow {
+  int64_t start_micros = 0;
+  std::vector<uint64_t> sstables;
+  int64_t live_bytes = 0;       // files that cannot be dropped yet
+  int64_t droppable_bytes = 0;  // fully expired files the next check drops
+  // When every file of the window is past TTL + gc_grace; absent when a
+  // file holds data without a TTL (it never expires by itself).
+  std::optional<int64_t> droppable_at_micros;
+  // Files outside the window holding older data that overlaps: they keep
+  // the window's expired files alive (Cassandra's overlap check).
+  std::vector<uint64_t> blocked_by;
+  bool blocked_by_memtable = false;
+};
 
 struct TableStats {
   std::string keyspace;
@@ -50,6 +89,22 @@ struct TableStats {
   int64_t tombstone_cells = 0;
   // TWCS tables: window start (ISO-8601) -> SSTable count.
   std::map<std::string, int64_t> sstables_per_window;
+  // Leveled tables: SSTables per level (index = level).
+  std::vector<int64_t> sstables_per_level;
+
+  std::string compaction_strategy;
+  int64_t compactions_completed = 0;
+  int64_t compactions_running = 0;
+  // Compactions not started because their worst-case output did not fit
+  // in the free space of the disk (they are retried later).
+  int64_t compactions_postponed_for_space = 0;
+  int64_t expired_sstables_dropped = 0;
+  int64_t tombstones_purged = 0;
+  // Writes landing in a window older than the newest one by more than
+  // Options::late_write_tolerance_seconds (TWCS tables only).
+  int64_t late_writes = 0;
+  // The most recent finished compactions, oldest first (at most 100).
+  std::vector<CompactionRecord> recent_compactions;
 };
 
 class Database {
@@ -64,12 +119,17 @@ class Database {
   // with Cassandra's messages. Each change is durable and atomic.
   virtual Status CreateKeyspace(const KeyspaceSchema& keyspace, bool if_not_exists = false) = 0;
   virtual Status DropKeyspace(const std::string& name, bool if_exists = false) = 0;
-  virtual Status CreateTable(const TableSchema& table, bool if_not_exists = false) = 0;
+  // `warnings` (may be null) receives Cassandra-style client warnings, e.g.
+  // a TWCS table whose TTL spans too many windows.
+  virtual Status CreateTable(const TableSchema& table, bool if_not_exists = false,
+                             std::vector<std::string>* warnings = nullptr) = 0;
   virtual Status DropTable(const std::string& keyspace, const std::string& table,
                            bool if_exists = false) = 0;
   // Replaces a table's options (ALTER TABLE ... WITH); existing data is not rewritten.
+  // A new compaction strategy applies to the compactions that start after.
   virtual Status AlterTableOptions(const std::string& keyspace, const std::string& table,
-                                   const TableOptions& options) = 0;
+                                   const TableOptions& options,
+                                   std::vector<std::string>* warnings = nullptr) = 0;
   virtual Result<TableSchema> GetTable(const std::string& keyspace,
                                        const std::string& table) const = 0;
   virtual Result<KeyspaceSchema> GetKeyspace(const std::string& name) const = 0;
@@ -86,6 +146,17 @@ class Database {
   // Writes every non-empty memtable (or one table's) to SSTables.
   virtual Status Flush() = 0;
   virtual Status FlushTable(const std::string& keyspace, const std::string& table) = 0;
+
+  // Runs the table's strategy until it proposes nothing more (what the
+  // compaction threads would do if time stood still): the shell's COMPACT.
+  virtual Status Compact(const std::string& keyspace, const std::string& table) = 0;
+  // nodetool compact: every SSTable of the table into one compaction
+  // (fully expired files are dropped without being rewritten).
+  virtual Status CompactMajor(const std::string& keyspace, const std::string& table) = 0;
+  // TWCS tables: every window with its SSTables, what may be dropped, when,
+  // and what blocks it. InvalidRequest for other strategies.
+  virtual Result<std::vector<CompactionWindow>> ExplainExpiry(const std::string& keyspace,
+                                                              const std::string& table) = 0;
 
   virtual Result<TableStats> GetTableStats(const std::string& keyspace,
                                            const std::string& table) = 0;

@@ -47,6 +47,21 @@ struct Options {
   // Decompressed SSTable chunks kept in memory, shared by every table.
   uint64_t block_cache_size = 32ull << 20;
 
+  // Compaction. Threads that run compactions: 0 runs them inline on the
+  // thread that triggered them (a flush, Compact()), deterministically.
+  // An injected `scheduler` runs them instead when set.
+  int compaction_threads = 1;
+  // Background compactions start by themselves after flushes and on the
+  // strategy's timer. Off: only Compact()/CompactMajor() run them (the
+  // shell's behaviour under a manual clock).
+  bool auto_compaction = true;
+  // Cassandra's compaction_throughput (MiB/s of compaction output); 0 =
+  // unthrottled. Never waits under a manual clock.
+  uint64_t compaction_throughput_mib_per_sec = 64;
+  // TWCS: a write is counted as late when its timestamp falls before the
+  // start of the table's newest window by more than this.
+  int64_t late_write_tolerance_seconds = 0;
+
   int64_t tombstone_warn_threshold = 1000;
   int64_t tombstone_failure_threshold = 100000;
 

@@ -1,0 +1,398 @@
+// Compaction through the Database: strategies chosen by the table option,
+// TWCS windows and whole-SSTable expiry over simulated days, the overlap
+// check that blocks an expired file, free-space postponement, crash safety
+// of the input/output swap, and files kept while a reader holds them.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "cassette/db.h"
+#include "tests/db/db_test_util.h"
+#include "tests/support/fault_injection_file_system.h"
+
+namespace cassette::testing {
+namespace {
+
+constexpr int64_t kHour = 3600;
+
+// ks.ts (sensor int, ts timestamp, v int, PRIMARY KEY (sensor, ts)).
+TableSchema SeriesTable(std::map<std::string, std::string> compaction, int32_t ttl,
+                        int32_t gc_grace) {
+  TableSchema schema("ks", "ts");
+  schema.AddPartitionKey("sensor", DataType::Int())
+      .AddClustering("ts", DataType::Timestamp())
+      .AddRegular("v", DataType::Int());
+  schema.mutable_options().compaction = std::move(compaction);
+  schema.mutable_options().default_time_to_live = ttl;
+  schema.mutable_options().gc_grace_seconds = gc_grace;
+  return schema;
+}
+
+std::map<std::string, std::string> HourlyTwcs() {
+  return {{"class", "TimeWindowCompactionStrategy"},
+          {"compaction_window_unit", "HOURS"},
+          {"compaction_window_size", "1"}};
+}
+
+class CompactionTest : public ::testing::Test {
+ protected:
+  void Open(Options options) { ASSERT_OK(t_.Open(options)); }
+  void OpenDefault() {
+    Options options = t_.MakeOptions();
+    Open(options);
+    ASSERT_OK(t_.db->CreateKeyspace({.name = "ks"}));
+  }
+  // One reading per sensor at the current clock.
+  void WriteReadings(int sensors, int value) {
+    const int64_t now = t_.clock->WallMicros();
+    for (int s = 0; s < sensors; ++s) {
+      Mutation m("ks", "ts", {Value::Int(s)});
+      m.Insert({Value::Timestamp(now / 1000)}).Set("v", Value::Int(value));
+      ASSERT_OK(t_.db->Apply(m));
+    }
+  }
+  int64_t CountRows(int sensors) {
+    int64_t rows = 0;
+    for (int s = 0; s < sensors; ++s) {
+      ReadQuery query;
+      query.keyspace = "ks";
+      query.table = "ts";
+      query.partition_keys = {{Value::Int(s)}};
+      auto result = t_.db->Read(query);
+      EXPECT_TRUE(result.ok()) << result.status().ToString();
+      if (result.ok()) rows += static_cast<int64_t>(result->rows.size());
+    }
+    return rows;
+  }
+  TableStats Stats() {
+    auto stats = t_.db->GetTableStats("ks", "ts");
+    EXPECT_TRUE(stats.ok()) << stats.status().ToString();
+    return stats.ok() ? *stats : TableStats{};
+  }
+  TestDb t_;
+};
+
+TEST_F(CompactionTest, BadCompactionOptionsAreRefusedWithCassandrasMessages) {
+  OpenDefault();
+  Status s = t_.db->CreateTable(SeriesTable({{"class", "DateTieredCompactionStrategy"}}, 0, 0));
+  EXPECT_EQ(s.code(), Status::Code::kConfigurationError);
+  EXPECT_EQ(s.message(),
+            "Unable to find compaction strategy class "
+            "'org.apache.cassandra.db.compaction.DateTieredCompactionStrategy'");
+  s = t_.db->CreateTable(SeriesTable(
+      {{"class", "TimeWindowCompactionStrategy"}, {"compaction_window_unit", "WEEKS"}}, 0, 0));
+  EXPECT_EQ(s.code(), Status::Code::kConfigurationError) << s.ToString();
+  // Nothing was created by the failed statements.
+  EXPECT_TRUE(t_.db->ListTables("ks")->empty());
+  // The fully qualified class name is accepted too.
+  ASSERT_OK(t_.db->CreateTable(SeriesTable(
+      {{"class", "org.apache.cassandra.db.compaction.SizeTieredCompactionStrategy"}}, 0, 0)));
+}
+
+TEST_F(CompactionTest, TwcsGuardrailsWarnOnCreateAndAlter) {
+  OpenDefault();
+  std::vector<std::string> warnings;
+  // No default TTL on a TWCS table: the windows never expire by themselves.
+  ASSERT_OK(t_.db->CreateTable(SeriesTable(HourlyTwcs(), 0, 0), false, &warnings));
+  EXPECT_FALSE(warnings.empty());
+  // A 30-day TTL over hourly windows: 720 windows.
+  warnings.clear();
+  TableOptions options = t_.db->GetTable("ks", "ts")->options();
+  options.default_time_to_live = 30 * 86400;
+  ASSERT_OK(t_.db->AlterTableOptions("ks", "ts", options, &warnings));
+  ASSERT_FALSE(warnings.empty());
+  EXPECT_NE(warnings[0].find("720"), std::string::npos) << warnings[0];
+  // Six hours of TTL over hourly windows is what TWCS wants: no warning.
+  warnings.clear();
+  options.default_time_to_live = 6 * 3600;
+  ASSERT_OK(t_.db->AlterTableOptions("ks", "ts", options, &warnings));
+  EXPECT_TRUE(warnings.empty()) << warnings[0];
+}
+
+// The acceptance scenario: hourly windows, a 6-hour TTL, 48
+// simulated hours of writes with a flush every 10 minutes.
+TEST_F(CompactionTest, TwcsKeepsOneSSTablePerWindowAndDropsExpiredWindowsWhole) {
+  OpenDefault();
+  constexpr int kSensors = 20;
+  constexpr int32_t kTtl = 6 * kHour;
+  constexpr int32_t kGcGrace = kHour;
+  ASSERT_OK(t_.db->CreateTable(SeriesTable(HourlyTwcs(), kTtl, kGcGrace)));
+  std::set<uint64_t> ever_rewritten;  // inputs of rewriting compactions
+  std::set<uint64_t> ever_dropped;    // dropped whole
+  for (int minute = 0; minute < 48 * 60; ++minute) {
+    WriteReadings(kSensors, minute);
+    if (minute % 10 == 9) {
+      ASSERT_OK(t_.db->Flush());
+      t_.scheduler->RunUntilIdle();  // the compactions the flush triggered
+    }
+    t_.Advance(60);
+  }
+  const TableStats stats = Stats();
+  for (const CompactionRecord& record : stats.recent_compactions) {
+    ever_rewritten.insert(record.inputs.begin(), record.inputs.end());
+    ever_dropped.insert(record.expired.begin(), record.expired.end());
+  }
+  ASSERT_LT(stats.compactions_completed, 100) << "history truncated; widen the test";
+
+  // Every window past TTL + gc_grace + one window is gone; the live ones
+  // hold one SSTable each, except the newest, still being written.
+  auto windows = t_.db->ExplainExpiry("ks", "ts");
+  ASSERT_TRUE(windows.ok()) << windows.status().ToString();
+  const int64_t now = t_.clock->WallMicros();
+  // The clock stands at the start of a window no data reached yet: the
+  // newest window with data is the one before.
+  const int64_t newest_start = now - now % (kHour * 1'000'000) - kHour * 1'000'000;
+  for (const CompactionWindow& window : *windows) {
+    EXPECT_GE(window.start_micros, now - (kTtl + kGcGrace + 2 * kHour) * 1'000'000LL)
+        << "an expired window is still on disk";
+    if (window.start_micros < newest_start) {
+      EXPECT_EQ(window.sstables.size(), 1u) << "window " << window.start_micros;
+    }
+  }
+  EXPECT_LE(windows->size(), static_cast<size_t>((kTtl + kGcGrace) / kHour + 3));
+  // Expired windows were dropped, never rewritten: a file dropped whole was
+  // never the input of a rewriting compaction after it expired, and some
+  // rewriting compactions (old windows to one) ran too.
+  EXPECT_GT(stats.expired_sstables_dropped, 30);
+  EXPECT_FALSE(ever_rewritten.empty());
+  for (const CompactionRecord& record : stats.recent_compactions) {
+    if (!record.inputs.empty()) {
+      EXPECT_EQ(record.tombstones_purged, 0u) << "expired data was rewritten: " << record.reason;
+    }
+  }
+  // Reads see exactly the readings of the last six hours (the one written
+  // exactly six hours ago expired this second).
+  EXPECT_EQ(CountRows(kSensors), static_cast<int64_t>(kSensors) * (kTtl / 60 - 1));
+}
+
+TEST_F(CompactionTest, OverlappingOlderSSTableBlocksTheDropUntilItExpiresToo) {
+  for (bool aggressive : {false, true}) {
+    SCOPED_TRACE(aggressive ? "unsafe_aggressive_sstable_expiration" : "default");
+    t_ = TestDb();
+    OpenDefault();
+    auto compaction = HourlyTwcs();
+    if (aggressive) compaction["unsafe_aggressive_sstable_expiration"] = "true";
+    ASSERT_OK(t_.db->CreateTable(SeriesTable(compaction, 0, 0)));
+    // An old file with data that lives for 5 hours...
+    {
+      Mutation m("ks", "ts", {Value::Int(1)});
+      m.UsingTtl(5 * kHour);
+      m.Insert({Value::Timestamp(t_.clock->WallMicros() / 1000)}).Set("v", Value::Int(1));
+      ASSERT_OK(t_.db->Apply(m));
+    }
+    ASSERT_OK(t_.db->Flush());
+    t_.Advance(kHour);
+    // ...then a newer file, same partition, that expires after one hour.
+    {
+      Mutation m("ks", "ts", {Value::Int(1)});
+      m.UsingTtl(kHour);
+      m.Insert({Value::Timestamp(t_.clock->WallMicros() / 1000)}).Set("v", Value::Int(2));
+      ASSERT_OK(t_.db->Apply(m));
+    }
+    ASSERT_OK(t_.db->Flush());
+    t_.Advance(2 * kHour);
+    ASSERT_OK(t_.db->Compact("ks", "ts"));
+    auto windows = t_.db->ExplainExpiry("ks", "ts");
+    ASSERT_TRUE(windows.ok());
+    if (aggressive) {
+      EXPECT_EQ(Stats().sstable_count, 1);
+      EXPECT_EQ(Stats().expired_sstables_dropped, 1);
+    } else {
+      // The newer file expired, but the older one overlaps it with older
+      // data it might shadow: kept, and the report says why.
+      EXPECT_EQ(Stats().sstable_count, 2);
+      bool blocked = false;
+      for (const CompactionWindow& window : *windows) blocked |= !window.blocked_by.empty();
+      EXPECT_TRUE(blocked);
+    }
+    EXPECT_EQ(CountRows(2), 1);  // the 5-hour reading lives on
+    t_.Advance(3 * kHour);
+    ASSERT_OK(t_.db->Compact("ks", "ts"));
+    EXPECT_EQ(Stats().sstable_count, 0);
+    EXPECT_EQ(CountRows(2), 0);
+  }
+}
+
+TEST_F(CompactionTest, StcsCompactsFourSimilarFlushesIntoOne) {
+  OpenDefault();
+  ASSERT_OK(t_.db->CreateTable(SeriesTable({{"class", "SizeTieredCompactionStrategy"}}, 0, 0)));
+  for (int flush = 0; flush < 4; ++flush) {
+    WriteReadings(10, flush);
+    ASSERT_OK(t_.db->Flush());
+    t_.Advance(1);
+  }
+  EXPECT_EQ(Stats().sstable_count, 4);  // queued on the manual scheduler, not run yet
+  t_.scheduler->RunUntilIdle();
+  const TableStats stats = Stats();
+  EXPECT_EQ(stats.sstable_count, 1);
+  EXPECT_EQ(stats.compactions_completed, 1);
+  ASSERT_EQ(stats.recent_compactions.size(), 1u);
+  EXPECT_EQ(stats.recent_compactions[0].inputs.size(), 4u);
+  EXPECT_EQ(stats.recent_compactions[0].rows_in, 40u);
+  EXPECT_EQ(stats.recent_compactions[0].rows_out, 40u);
+  EXPECT_GT(stats.bytes_compacted, 0);
+  EXPECT_GT(stats.write_amplification, 0);
+  EXPECT_EQ(CountRows(10), 40);
+}
+
+TEST_F(CompactionTest, MajorCompactionMergesEverythingAndPurgesOldTombstones) {
+  OpenDefault();
+  ASSERT_OK(t_.db->CreateTable(SeriesTable({{"class", "SizeTieredCompactionStrategy"}}, 0, 10)));
+  WriteReadings(4, 1);
+  ASSERT_OK(t_.db->Flush());
+  t_.Advance(1);
+  {
+    Mutation m("ks", "ts", {Value::Int(0)});
+    m.DeletePartition();
+    ASSERT_OK(t_.db->Apply(m));
+  }
+  ASSERT_OK(t_.db->Flush());
+  t_.Advance(60);  // past gc_grace
+  ASSERT_OK(t_.db->CompactMajor("ks", "ts"));
+  const TableStats stats = Stats();
+  EXPECT_EQ(stats.sstable_count, 1);
+  ASSERT_FALSE(stats.recent_compactions.empty());
+  EXPECT_TRUE(stats.recent_compactions.back().major);
+  EXPECT_EQ(stats.recent_compactions.back().partitions_out, 3u);
+  EXPECT_GE(stats.tombstones_purged, 1);
+  EXPECT_EQ(CountRows(4), 3);
+}
+
+TEST_F(CompactionTest, CompactionThatCannotFitIsPostponedNotStarted) {
+  OpenDefault();
+  ASSERT_OK(t_.db->CreateTable(SeriesTable({{"class", "SizeTieredCompactionStrategy"}}, 0, 0)));
+  for (int flush = 0; flush < 4; ++flush) {
+    WriteReadings(50, flush);
+    ASSERT_OK(t_.db->Flush());
+    t_.Advance(1);
+  }
+  t_.fs->SetFreeSpace(100);
+  ASSERT_OK(t_.db->Compact("ks", "ts"));
+  TableStats stats = Stats();
+  EXPECT_EQ(stats.sstable_count, 4);
+  EXPECT_GE(stats.compactions_postponed_for_space, 1);
+  EXPECT_EQ(stats.compactions_completed, 0);
+  t_.fs->SetFreeSpace(1ull << 40);
+  ASSERT_OK(t_.db->Compact("ks", "ts"));
+  stats = Stats();
+  EXPECT_EQ(stats.sstable_count, 1);
+  EXPECT_EQ(CountRows(50), 200);
+}
+
+TEST_F(CompactionTest, CrashAfterTheSwapKeepsOutputsAndBeforeItKeepsInputs) {
+  OpenDefault();
+  ASSERT_OK(t_.db->CreateTable(SeriesTable({{"class", "SizeTieredCompactionStrategy"}}, 0, 0)));
+  for (int flush = 0; flush < 4; ++flush) {
+    WriteReadings(10, flush);
+    ASSERT_OK(t_.db->Flush());
+    t_.Advance(1);
+  }
+  // Crash with everything synced but before the background compaction ran:
+  // the four inputs are live.
+  ASSERT_OK(t_.CrashAndReopen());
+  EXPECT_EQ(Stats().sstable_count, 4);
+  EXPECT_EQ(CountRows(10), 40);
+  // Compact, then crash dropping whatever was not synced: the manifest
+  // names the output only, the inputs are gone, nothing is counted twice.
+  ASSERT_OK(t_.db->Compact("ks", "ts"));
+  ASSERT_OK(t_.CrashAndReopen());
+  EXPECT_EQ(Stats().sstable_count, 1);
+  EXPECT_EQ(CountRows(10), 40);
+  auto files = t_.fs->GetChildren("/db/ks");
+  ASSERT_TRUE(files.ok());
+  ASSERT_EQ(files->size(), 1u);
+  auto sstables = t_.fs->GetChildren("/db/ks/" + (*files)[0]);
+  ASSERT_TRUE(sstables.ok());
+  EXPECT_EQ(sstables->size(), 1u);
+}
+
+// The process dies at every file-system operation of a compaction in turn
+// (every operation from the k-th on fails, then only synced bytes survive):
+// each reopen finds the four inputs or the one output, never both, never
+// neither, and every row exactly once.
+TEST(CompactionCrashTest, CrashAtEveryStepLeavesInputsOrOutputs) {
+  bool finished = false;
+  int crash_points = 0;
+  for (int k = 1; !finished; ++k) {
+    ++crash_points;
+    SCOPED_TRACE("fault from operation " + std::to_string(k));
+    ASSERT_LT(k, 500) << "the compaction never completed";
+    auto mem = NewMemFileSystem();
+    auto faulty = std::make_shared<FaultInjectionFileSystem>(mem);
+    auto clock = std::make_shared<ManualClock>(kStartMicros);
+    Options options;
+    options.file_system = faulty;
+    options.clock = clock;
+    options.scheduler = std::make_shared<ManualScheduler>();
+    options.auto_compaction = false;
+    {
+      auto db = Database::Open(options, "/db");
+      ASSERT_TRUE(db.ok()) << db.status().ToString();
+      ASSERT_OK((*db)->CreateKeyspace({.name = "ks"}));
+      ASSERT_OK((*db)->CreateTable(SeriesTable({{"class", "SizeTieredCompactionStrategy"}}, 0, 0)));
+      for (int flush = 0; flush < 4; ++flush) {
+        for (int s = 0; s < 10; ++s) {
+          Mutation m("ks", "ts", {Value::Int(s)});
+          m.Insert({Value::Timestamp(clock->WallMicros() / 1000)}).Set("v", Value::Int(flush));
+          ASSERT_OK((*db)->Apply(m));
+        }
+        ASSERT_OK((*db)->Flush());
+        ASSERT_TRUE(clock->Advance(1'000'000).ok());
+      }
+      FaultRule rule;
+      rule.when = FaultRule::When::kFromNth;
+      rule.nth = k;
+      faulty->AddRule(rule);
+      finished = (*db)->Compact("ks", "ts").ok() && faulty->injected() == 0;
+      // The process dies here: nothing more reaches the disk.
+    }
+    auto survivor = mem->CrashClone(/*keep_unsynced_pct=*/0, /*seed=*/k);
+    options.file_system = survivor;
+    auto db = Database::Open(options, "/db");
+    ASSERT_TRUE(db.ok()) << db.status().ToString();
+    auto stats = (*db)->GetTableStats("ks", "ts");
+    ASSERT_TRUE(stats.ok());
+    EXPECT_TRUE(stats->sstable_count == 4 || stats->sstable_count == 1) << stats->sstable_count;
+    int64_t rows = 0;
+    for (int s = 0; s < 10; ++s) {
+      ReadQuery query;
+      query.keyspace = "ks";
+      query.table = "ts";
+      query.partition_keys = {{Value::Int(s)}};
+      auto result = (*db)->Read(query);
+      ASSERT_TRUE(result.ok()) << result.status().ToString();
+      rows += static_cast<int64_t>(result->rows.size());
+    }
+    EXPECT_EQ(rows, 40);
+    // No file the manifest does not name survives the reopen.
+    auto dirs = survivor->GetChildren("/db/ks");
+    ASSERT_TRUE(dirs.ok());
+    ASSERT_EQ(dirs->size(), 1u);
+    auto files = survivor->GetChildren("/db/ks/" + (*dirs)[0]);
+    ASSERT_TRUE(files.ok());
+    EXPECT_EQ(static_cast<int64_t>(files->size()), stats->sstable_count);
+  }
+  // Reads, writes, syncs, the manifest rename: many distinct crash points.
+  EXPECT_GT(crash_points, 10);
+  std::printf("compaction crash points exercised: %d\n", crash_points);
+}
+
+TEST_F(CompactionTest, LateWritesAreCounted) {
+  OpenDefault();
+  ASSERT_OK(t_.db->CreateTable(SeriesTable(HourlyTwcs(), 6 * kHour, 0)));
+  WriteReadings(1, 1);
+  t_.Advance(3 * kHour);
+  WriteReadings(1, 2);
+  EXPECT_EQ(Stats().late_writes, 0);
+  // Two hours old: before the newest window.
+  Mutation late("ks", "ts", {Value::Int(1)});
+  late.UsingTimestamp(t_.clock->WallMicros() - 2 * kHour * 1'000'000);
+  late.Insert({Value::Timestamp(0)}).Set("v", Value::Int(3));
+  ASSERT_OK(t_.db->Apply(late));
+  EXPECT_EQ(Stats().late_writes, 1);
+}
+
+}  // namespace
+}  // namespace cassette::testing
