@@ -379,6 +379,53 @@ TEST(CompactionCrashTest, CrashAtEveryStepLeavesInputsOrOutputs) {
   std::printf("compaction crash points exercised: %d\n", crash_points);
 }
 
+// The resurrection test: the deleted data sits in an old SSTable that the
+// compaction does not include, so the tombstone must survive even past
+// gc_grace, or the data would come back.
+TEST_F(CompactionTest, TombstoneIsKeptWhileOlderShadowedDataRemainsElsewhere) {
+  OpenDefault();
+  // min_sstable_size 1 byte: files are bucketed by size alone, however small.
+  ASSERT_OK(t_.db->CreateTable(
+      SeriesTable({{"class", "SizeTieredCompactionStrategy"}, {"min_sstable_size", "1"}}, 0, 0)));
+  // A large old file: partition 0 and plenty of others.
+  for (int minute = 0; minute < 60; ++minute) {
+    WriteReadings(40, minute);
+    t_.Advance(60);
+  }
+  ASSERT_OK(t_.db->Flush());
+  t_.Advance(1);
+  {
+    Mutation m("ks", "ts", {Value::Int(0)});
+    m.DeletePartition();
+    ASSERT_OK(t_.db->Apply(m));
+  }
+  ASSERT_OK(t_.db->Flush());
+  // Three more small files of other partitions: with the tombstone's file,
+  // a size-tiered bucket of four that leaves the big file out.
+  for (int flush = 0; flush < 3; ++flush) {
+    t_.Advance(1);
+    Mutation m("ks", "ts", {Value::Int(100 + flush)});
+    m.Insert({Value::Timestamp(0)}).Set("v", Value::Int(flush));
+    ASSERT_OK(t_.db->Apply(m));
+    ASSERT_OK(t_.db->Flush());
+  }
+  t_.Advance(3600);  // far past gc_grace (0)
+  ASSERT_OK(t_.db->Compact("ks", "ts"));
+  const TableStats stats = Stats();
+  ASSERT_EQ(stats.compactions_completed, 1);
+  EXPECT_EQ(stats.recent_compactions[0].inputs.size(), 4u);
+  EXPECT_EQ(stats.sstable_count, 2);
+  EXPECT_EQ(stats.tombstones_purged, 0);
+  // Partition 0 stays deleted; the others are intact.
+  EXPECT_EQ(CountRows(1), 0);
+  EXPECT_EQ(CountRows(40), 39 * 60);
+  // Once the old file joins a compaction with the tombstone, both go.
+  ASSERT_OK(t_.db->CompactMajor("ks", "ts"));
+  EXPECT_EQ(Stats().tombstones_purged, 1);
+  EXPECT_EQ(CountRows(1), 0);
+  EXPECT_EQ(CountRows(40), 39 * 60);
+}
+
 TEST_F(CompactionTest, LateWritesAreCounted) {
   OpenDefault();
   ASSERT_OK(t_.db->CreateTable(SeriesTable(HourlyTwcs(), 6 * kHour, 0)));

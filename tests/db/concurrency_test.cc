@@ -1,6 +1,8 @@
 // Many threads writing to the same and different partitions while readers
-// check that every mutation is seen whole or not at all, and flushes run
-// concurrently on a thread-pool scheduler. Also built under ThreadSanitizer
+// check that every mutation is seen whole or not at all, while flushes and
+// compactions (background ones on a thread-pool scheduler, and explicit
+// ones, major included, from another thread) replace the files under them. Also built under
+// ThreadSanitizer
 // (-DCASSETTE_TSAN=ON).
 #include <gtest/gtest.h>
 
@@ -70,12 +72,24 @@ TEST(ConcurrencyTest, ReadersSeeWholeMutationsDuringWritesAndFlushes) {
       if (!db.Flush().ok()) ++failures;
     }
   });
+  std::atomic<int> compactions{0};
+  threads.emplace_back([&] {
+    for (int round = 0; !done; ++round) {
+      Status s = round % 4 == 3 ? db.CompactMajor("ks", "t") : db.Compact("ks", "t");
+      if (!s.ok()) ++failures;
+      ++compactions;
+    }
+  });
   for (int w = 0; w < kWriters; ++w) threads[w].join();
   done = true;
   for (size_t i = kWriters; i < threads.size(); ++i) threads[i].join();
 
   EXPECT_EQ(failures.load(), 0);
   EXPECT_GT(reads.load(), 0);
+  EXPECT_GT(compactions.load(), 0);
+  auto stats = db.GetTableStats("ks", "t");
+  ASSERT_TRUE(stats.ok());
+  EXPECT_GT(stats->compactions_completed, 0);
   for (int w = 0; w < kWriters; ++w) {
     auto result = db.Read(ReadPartition(w + 1, {"v"}));
     ASSERT_TRUE(result.ok());
