@@ -10,6 +10,8 @@
 // crash before (4) leaves the inputs live and the outputs unnamed (deleted
 // at the next open); after it, the reverse.
 #include <algorithm>
+#include <limits>
+#include <map>
 
 #include "engine/compaction/compaction_controller.h"
 #include "engine/compaction/compaction_iterator.h"
@@ -17,6 +19,7 @@
 #include "engine/compaction/time_window_compaction_strategy.h"
 #include "engine/compaction/twcs_window_report.h"
 #include "engine/db/database_impl.h"
+#include "engine/db/view_read_source.h"
 #include "engine/mutation/timestamps.h"
 
 namespace cassette {
@@ -95,7 +98,8 @@ Result<bool> DatabaseImpl::RunOneCompaction(const std::shared_ptr<Table>& table,
     strategy_name = std::string(state.strategy->name());
   }
   ++state.running;
-  Result<bool> result = ExecuteCompaction(table, view, schema, task, strategy_name, major);
+  Result<bool> result =
+      ExecuteCompaction(table, std::move(view), schema, task, strategy_name, major);
   --state.running;
   {
     std::lock_guard lock(state.mutex);
@@ -106,8 +110,51 @@ Result<bool> DatabaseImpl::RunOneCompaction(const std::shared_ptr<Table>& table,
   return result;
 }
 
+// Token ranges a task is executed in, one after the other, each releasing
+// the inputs it fully consumed. Stepping must not change the files a task
+// writes (strategies rely on their output shape to converge), so a step
+// ends only where the output would be cut anyway: at UCS shard boundaries,
+// or, for LCS-style size-split outputs, once the inputs ending so far hold
+// at least one output's worth of bytes (a step then ends an output early,
+// at most once per step). Window-split (TWCS) and unsplit tasks run in one
+// step: their inputs are bounded by a window or a bucket.
+std::vector<int64_t> CompactionStepEnds(const CompactionTask& task,
+                                        const std::vector<Table::LiveSSTable>& inputs) {
+  std::vector<int64_t> ends;
+  if (task.split_window_micros == 0 && inputs.size() > 1) {
+    if (!task.shard_boundaries.empty()) {
+      for (int64_t boundary : task.shard_boundaries) {
+        if (boundary > std::numeric_limits<int64_t>::min()) ends.push_back(boundary - 1);
+      }
+    } else if (task.max_output_bytes > 0) {
+      std::vector<std::pair<int64_t, uint64_t>> by_end;  // last token, bytes
+      uint64_t total = 0;
+      for (const Table::LiveSSTable& input : inputs) {
+        if (input.reader->stats().partition_count == 0) continue;
+        by_end.emplace_back(input.reader->stats().last_key.token, input.reader->file_size());
+        total += input.reader->file_size();
+      }
+      if (total > task.max_output_bytes) {
+        std::sort(by_end.begin(), by_end.end());
+        uint64_t pending = 0;
+        for (const auto& [token, bytes] : by_end) {
+          pending += bytes;
+          if (pending >= task.max_output_bytes) {
+            ends.push_back(token);
+            pending = 0;
+          }
+        }
+      }
+    }
+  }
+  ends.push_back(std::numeric_limits<int64_t>::max());
+  std::sort(ends.begin(), ends.end());
+  ends.erase(std::unique(ends.begin(), ends.end()), ends.end());
+  return ends;
+}
+
 Result<bool> DatabaseImpl::ExecuteCompaction(const std::shared_ptr<Table>& table,
-                                             const std::shared_ptr<const Table::View>& view,
+                                             std::shared_ptr<const Table::View> view,
                                              const TableSchema& schema, const CompactionTask& task,
                                              const std::string& strategy_name, bool major) {
   TableCompactionState& state = table->compaction();
@@ -121,65 +168,98 @@ Result<bool> DatabaseImpl::ExecuteCompaction(const std::shared_ptr<Table>& table
   record.expired = task.expired;
   record.started_micros = options_.clock->WallMicros();
 
-  std::vector<Table::LiveSSTable> inputs;
+  std::vector<Table::LiveSSTable> remaining;  // inputs not yet fully rewritten
   std::vector<std::shared_ptr<const SSTableReader>> others;
-  uint64_t worst_case_output = 0;
   for (const Table::LiveSSTable& sstable : view->sstables) {
-    const bool is_input = std::count(task.inputs.begin(), task.inputs.end(), sstable.generation);
-    const bool is_expired =
-        std::count(task.expired.begin(), task.expired.end(), sstable.generation);
-    if (is_input) {
-      inputs.push_back(sstable);
-      worst_case_output += sstable.reader->file_size();
+    if (std::count(task.inputs.begin(), task.inputs.end(), sstable.generation)) {
+      remaining.push_back(sstable);
       record.bytes_read += sstable.reader->file_size();
-    } else if (is_expired) {
+    } else if (std::count(task.expired.begin(), task.expired.end(), sstable.generation)) {
       record.bytes_dropped += sstable.reader->file_size();
     } else {
       others.push_back(sstable.reader);
     }
   }
-
-  // A compaction that cannot fit is postponed, never started to fail
-  // halfway through on a full disk.
-  if (worst_case_output > 0) {
-    CASSETTE_ASSIGN_OR_RETURN(uint64_t free_space, fs_->GetFreeSpace(table->dir()));
-    if (free_space < worst_case_output) {
-      ++state.postponed_for_space;
-      return false;
-    }
+  std::vector<std::shared_ptr<Memtable>> memtables;
+  for (const auto& memtable : {view->active, view->flushing}) {
+    if (memtable) memtables.push_back(memtable);
   }
+  // From here on the compaction holds only what it reads: an input it has
+  // released can be deleted as soon as readers are done with it.
+  view.reset();
 
-  std::vector<Table::LiveSSTable> outputs;
-  if (!inputs.empty()) {
-    CASSETTE_ASSIGN_OR_RETURN(outputs, WriteCompactionOutputs(table, view, schema, task, inputs,
-                                                              std::move(others), &record));
-  }
-
-  // Swap in the manifest first: it is the truth a crash recovers.
-  const std::vector<uint64_t> removed = Concat(task.inputs, task.expired);
-  {
-    std::unique_lock lock(state_mutex_);
-    auto table_state = state_.tables.find(table->id());
-    if (table_state == state_.tables.end()) {  // dropped meanwhile
-      for (const Table::LiveSSTable& output : outputs) output.deleter->MarkObsolete();
-      return false;
+  const std::vector<int64_t> step_ends = CompactionStepEnds(task, remaining);
+  std::optional<int64_t> previous_end;
+  std::vector<uint64_t> to_remove = task.expired;  // dropped with the first step
+  std::vector<Table::LiveSSTable> all_outputs;     // for the strategy's notification
+  bool completed = true;
+  bool any_step_done = false;
+  for (const int64_t step_end : step_ends) {
+    TokenRange range;
+    if (previous_end) {
+      range.start = *previous_end;
+      range.start_inclusive = false;
     }
-    const std::vector<SSTableEntry> previous = table_state->second.sstables;
-    std::erase_if(table_state->second.sstables, [&](const SSTableEntry& entry) {
-      return std::count(removed.begin(), removed.end(), entry.generation) > 0;
-    });
+    range.end = step_end;
+    previous_end = step_end;
+    std::vector<Table::LiveSSTable> step_inputs;
+    uint64_t worst_case_output = 0;
+    for (const Table::LiveSSTable& input : remaining) {
+      const SSTableStats& stats = input.reader->stats();
+      if (stats.partition_count == 0 || stats.first_key.token > range.end ||
+          stats.last_key.token < range.start || !CoveredRange(range, input.start_after_token)) {
+        continue;
+      }
+      step_inputs.push_back(input);
+      worst_case_output += input.reader->file_size();
+    }
+    // A step that cannot fit is postponed, never started to fail halfway
+    // through on a full disk. Steps already done stay done: the inputs they
+    // consumed are gone and the others carry their start bound.
+    if (worst_case_output > 0) {
+      CASSETTE_ASSIGN_OR_RETURN(uint64_t free_space, fs_->GetFreeSpace(table->dir()));
+      if (free_space < worst_case_output) {
+        ++state.postponed_for_space;
+        if (!any_step_done) return false;
+        completed = false;
+        break;
+      }
+    }
+    std::vector<Table::LiveSSTable> outputs;
+    if (!step_inputs.empty()) {
+      CASSETTE_ASSIGN_OR_RETURN(
+          outputs, WriteCompactionOutputs(table, memtables, schema, task, range, step_inputs,
+                                          others, &record));
+    }
+    // Inputs ending in this step are consumed; those reaching past it now
+    // start after it.
+    std::map<uint64_t, int64_t> start_bounds;
+    for (const Table::LiveSSTable& input : remaining) {
+      if (input.reader->stats().partition_count == 0 ||
+          input.reader->stats().last_key.token <= step_end) {
+        to_remove.push_back(input.generation);
+      } else if (input.reader->stats().first_key.token <= step_end) {
+        start_bounds[input.generation] = step_end;
+      }
+    }
+    CASSETTE_ASSIGN_OR_RETURN(bool swapped,
+                              InstallCompactionStep(table, to_remove, outputs, start_bounds));
+    if (!swapped) return false;  // the table was dropped meanwhile
     for (const Table::LiveSSTable& output : outputs) {
-      table_state->second.sstables.push_back({output.generation, output.level});
       record.outputs.push_back(output.generation);
+      record.bytes_written += output.reader->file_size();
+      all_outputs.push_back(output);
     }
-    Status s = PersistManifestLocked();
-    if (!s.ok()) {
-      table_state->second.sstables = previous;
-      for (const Table::LiveSSTable& output : outputs) output.deleter->MarkObsolete();
-      return s;
+    std::erase_if(remaining, [&](const Table::LiveSSTable& input) {
+      return std::count(to_remove.begin(), to_remove.end(), input.generation) > 0;
+    });
+    for (Table::LiveSSTable& input : remaining) {
+      auto bound = start_bounds.find(input.generation);
+      if (bound != start_bounds.end()) input.start_after_token = bound->second;
     }
+    to_remove.clear();
+    any_step_done = true;
   }
-  table->ReplaceSSTables(removed, outputs, record.bytes_written);
 
   record.duration_micros = (options_.clock->MonotonicNanos() - started_nanos) / 1000;
   ++state.completed;
@@ -188,7 +268,7 @@ Result<bool> DatabaseImpl::ExecuteCompaction(const std::shared_ptr<Table>& table
   {
     std::lock_guard lock(state.mutex);
     std::vector<CompactionCandidate> output_candidates;
-    for (const Table::LiveSSTable& output : outputs) {
+    for (const Table::LiveSSTable& output : all_outputs) {
       output_candidates.push_back({output.generation, output.reader->file_size(), output.level,
                                    false, &output.reader->stats()});
     }
@@ -196,6 +276,43 @@ Result<bool> DatabaseImpl::ExecuteCompaction(const std::shared_ptr<Table>& table
     state.recent.push_back(std::move(record));
     while (state.recent.size() > TableCompactionState::kMaxRecent) state.recent.pop_front();
   }
+  return completed;
+}
+
+Result<bool> DatabaseImpl::InstallCompactionStep(const std::shared_ptr<Table>& table,
+                                                 const std::vector<uint64_t>& removed,
+                                                 const std::vector<Table::LiveSSTable>& outputs,
+                                                 const std::map<uint64_t, int64_t>& start_bounds) {
+  uint64_t bytes_written = 0;
+  for (const Table::LiveSSTable& output : outputs) bytes_written += output.reader->file_size();
+  // The manifest first: it is the truth a crash recovers.
+  {
+    std::unique_lock lock(state_mutex_);
+    auto table_state = state_.tables.find(table->id());
+    if (table_state == state_.tables.end()) {  // dropped meanwhile
+      for (const Table::LiveSSTable& output : outputs) output.deleter->MarkObsolete();
+      return false;
+    }
+    std::vector<SSTableEntry>& entries = table_state->second.sstables;
+    const std::vector<SSTableEntry> previous = entries;
+    std::erase_if(entries, [&](const SSTableEntry& entry) {
+      return std::count(removed.begin(), removed.end(), entry.generation) > 0;
+    });
+    for (SSTableEntry& entry : entries) {
+      auto bound = start_bounds.find(entry.generation);
+      if (bound != start_bounds.end()) entry.start_after_token = bound->second;
+    }
+    for (const Table::LiveSSTable& output : outputs) {
+      entries.push_back({output.generation, output.level, std::nullopt});
+    }
+    Status s = PersistManifestLocked();
+    if (!s.ok()) {
+      entries = previous;
+      for (const Table::LiveSSTable& output : outputs) output.deleter->MarkObsolete();
+      return s;
+    }
+  }
+  table->ReplaceSSTables(removed, outputs, bytes_written, start_bounds);
   return true;
 }
 
@@ -229,24 +346,20 @@ Result<std::vector<Table::LiveSSTable>> DatabaseImpl::OpenOutputs(
       return reader.status();
     }
     opened.push_back({output.generation, level, std::move(reader).value(),
-                      std::make_shared<ObsoleteFileDeleter>(fs_, output.path)});
+                      std::make_shared<ObsoleteFileDeleter>(fs_, output.path), std::nullopt});
   }
   return opened;
 }
 
 Result<std::vector<Table::LiveSSTable>> DatabaseImpl::WriteCompactionOutputs(
-    const std::shared_ptr<Table>& table, const std::shared_ptr<const Table::View>& view,
-    const TableSchema& schema, const CompactionTask& task,
+    const std::shared_ptr<Table>& table, const std::vector<std::shared_ptr<Memtable>>& memtables,
+    const TableSchema& schema, const CompactionTask& task, const TokenRange& range,
     const std::vector<Table::LiveSSTable>& inputs,
-    std::vector<std::shared_ptr<const SSTableReader>> others, CompactionRecord* record) {
+    const std::vector<std::shared_ptr<const SSTableReader>>& others, CompactionRecord* record) {
   const int64_t now_micros = options_.clock->WallMicros();
   const int64_t now_sec = NowInSeconds(now_micros);
   // Memtables are consulted per key: a memtable holding the partition may
   // hold data a purged tombstone would otherwise have shadowed.
-  std::vector<std::shared_ptr<Memtable>> memtables;
-  for (const auto& memtable : {view->active, view->flushing}) {
-    if (memtable) memtables.push_back(memtable);
-  }
   // Memtables switched in after the snapshot hold only newer writes, which
   // default timestamps make newer than anything being purged; writes with
   // an explicit old timestamp are the user's risk, as in Cassandra.
@@ -265,7 +378,9 @@ Result<std::vector<Table::LiveSSTable>> DatabaseImpl::WriteCompactionOutputs(
   std::vector<const SSTableStats*> input_stats;
   uint64_t input_bytes = 0;
   for (const Table::LiveSSTable& input : inputs) {
-    scanners.push_back(input.reader->NewScanner(TokenRange{}, nullptr));
+    std::optional<TokenRange> covered = CoveredRange(range, input.start_after_token);
+    if (!covered) continue;
+    scanners.push_back(input.reader->NewScanner(*covered, nullptr));
     input_stats.push_back(&input.reader->stats());
     input_bytes += input.reader->file_size();
   }
@@ -285,12 +400,11 @@ Result<std::vector<Table::LiveSSTable>> DatabaseImpl::WriteCompactionOutputs(
   CASSETTE_ASSIGN_OR_RETURN(CompactionOutputResult result, writer.Write(&merged));
 
   const CompactionIteratorStats& stats = merged.stats();
-  record->partitions_in = stats.partitions_read;
-  record->partitions_out = stats.partitions_written;
-  record->rows_in = stats.rows_read;
-  record->rows_out = stats.rows_written;
-  record->tombstones_purged = stats.tombstones_purged();
-  record->bytes_written = result.bytes_written;
+  record->partitions_in += stats.partitions_read;
+  record->partitions_out += stats.partitions_written;
+  record->rows_in += stats.rows_read;
+  record->rows_out += stats.rows_written;
+  record->tombstones_purged += stats.tombstones_purged();
   return OpenOutputs(*table, result.outputs, task.output_level);
 }
 

@@ -159,7 +159,8 @@ Status DatabaseImpl::LoadTables() {
       CASSETTE_ASSIGN_OR_RETURN(std::shared_ptr<SSTableReader> reader,
                                 SSTableReader::Open(fs_, path, block_cache_.get()));
       sstables.push_back({entry.generation, entry.level, std::move(reader),
-                          std::make_shared<ObsoleteFileDeleter>(fs_, path)});
+                          std::make_shared<ObsoleteFileDeleter>(fs_, path),
+                          entry.start_after_token});
     }
     auto table = std::make_shared<Table>(id, table_state.schema, dir, std::move(sstables));
     {
@@ -412,7 +413,7 @@ Status DatabaseImpl::FlushTableLocked(const std::shared_ptr<Table>& table) {
     const CommitLogPosition previous = state->second.persisted;
     const size_t previous_count = state->second.sstables.size();
     for (const Table::LiveSSTable& output : outputs) {
-      state->second.sstables.push_back({output.generation, 0});
+      state->second.sstables.push_back({output.generation, 0, std::nullopt});
     }
     state->second.persisted = job.position;
     Status s = PersistManifestLocked();

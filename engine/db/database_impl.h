@@ -100,14 +100,22 @@ class DatabaseImpl final : public Database {
   // nothing to do or the task was postponed.
   Result<bool> RunOneCompaction(const std::shared_ptr<Table>& table, bool major);
   Result<bool> ExecuteCompaction(const std::shared_ptr<Table>& table,
-                                 const std::shared_ptr<const Table::View>& view,
-                                 const TableSchema& schema, const CompactionTask& task,
-                                 const std::string& strategy_name, bool major);
+                                 std::shared_ptr<const Table::View> view, const TableSchema& schema,
+                                 const CompactionTask& task, const std::string& strategy_name,
+                                 bool major);
+  // Merges `inputs` over `range` into new SSTables (opened, not yet live).
   Result<std::vector<Table::LiveSSTable>> WriteCompactionOutputs(
-      const std::shared_ptr<Table>& table, const std::shared_ptr<const Table::View>& view,
-      const TableSchema& schema, const CompactionTask& task,
+      const std::shared_ptr<Table>& table, const std::vector<std::shared_ptr<Memtable>>& memtables,
+      const TableSchema& schema, const CompactionTask& task, const TokenRange& range,
       const std::vector<Table::LiveSSTable>& inputs,
-      std::vector<std::shared_ptr<const SSTableReader>> others, CompactionRecord* record);
+      const std::vector<std::shared_ptr<const SSTableReader>>& others, CompactionRecord* record);
+  // Swaps `removed` for `outputs` and moves the start of partially consumed
+  // inputs, in the manifest (atomically) and then in the table's view.
+  // False when the table was dropped meanwhile (the outputs are discarded).
+  Result<bool> InstallCompactionStep(const std::shared_ptr<Table>& table,
+                                     const std::vector<uint64_t>& removed,
+                                     const std::vector<Table::LiveSSTable>& outputs,
+                                     const std::map<uint64_t, int64_t>& start_bounds);
   Status CompactTableLocked(const std::shared_ptr<Table>& table);
   void MaybeScheduleCompaction(const std::shared_ptr<Table>& table);
   void CompactionTimerTick();

@@ -9,7 +9,8 @@ namespace cassette {
 namespace {
 
 constexpr uint32_t kManifestMagic = 0x464d5343;  // "CSMF" little-endian
-constexpr uint32_t kManifestVersion = 1;
+// 2 added the per-SSTable start bound; version 1 manifests still open.
+constexpr uint32_t kManifestVersion = 2;
 
 Status Malformed(const std::string& what) { return Status::Corruption("MANIFEST: " + what); }
 
@@ -45,6 +46,10 @@ void EncodeManifest(const ManifestState& state, std::string* out) {
     for (const SSTableEntry& sstable : table.sstables) {
       PutVarint64(&payload, sstable.generation);
       PutVarint32(&payload, sstable.level);
+      payload.push_back(sstable.start_after_token ? 1 : 0);
+      if (sstable.start_after_token) {
+        PutFixed64(&payload, static_cast<uint64_t>(*sstable.start_after_token));
+      }
     }
   }
   PutFixed32(out, kManifestMagic);
@@ -57,7 +62,7 @@ void EncodeManifest(const ManifestState& state, std::string* out) {
 Status DecodeManifest(std::string_view in, ManifestState* state) {
   uint32_t magic, version, length, checksum;
   if (!GetFixed32(&in, &magic) || magic != kManifestMagic) return Malformed("bad magic");
-  if (!GetFixed32(&in, &version) || version != kManifestVersion) {
+  if (!GetFixed32(&in, &version) || version < 1 || version > kManifestVersion) {
     return Malformed("unsupported version");
   }
   if (!GetFixed32(&in, &length) || in.size() < length + 4ull) return Malformed("truncated");
@@ -98,6 +103,18 @@ Status DecodeManifest(std::string_view in, ManifestState* state) {
       SSTableEntry entry;
       if (!GetVarint64(&payload, &entry.generation) || !GetVarint32(&payload, &entry.level)) {
         return Malformed("bad sstable entry");
+      }
+      if (version >= 2) {
+        if (payload.empty() || static_cast<uint8_t>(payload[0]) > 1) {
+          return Malformed("bad sstable start bound");
+        }
+        const bool bounded = payload[0] == 1;
+        payload.remove_prefix(1);
+        if (bounded) {
+          uint64_t token;
+          if (!GetFixed64(&payload, &token)) return Malformed("bad sstable start bound");
+          entry.start_after_token = static_cast<int64_t>(token);
+        }
       }
       table.sstables.push_back(entry);
     }

@@ -22,6 +22,10 @@ namespace cassette {
 struct SSTableEntry {
   uint64_t generation = 0;
   uint32_t level = 0;  // used by leveled strategies
+  // Set while a compaction that releases its inputs incrementally has
+  // already rewritten this file's partitions with tokens <= the bound:
+  // readers skip them here (they live in the outputs).
+  std::optional<int64_t> start_after_token;
   friend bool operator==(const SSTableEntry&, const SSTableEntry&) = default;
 };
 

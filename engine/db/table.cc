@@ -71,9 +71,14 @@ void Table::CompleteFlush(std::vector<LiveSSTable> sstables, uint64_t bytes_flus
 }
 
 void Table::ReplaceSSTables(const std::vector<uint64_t>& removed, std::vector<LiveSSTable> added,
-                            uint64_t bytes_compacted) {
+                            uint64_t bytes_compacted,
+                            const std::map<uint64_t, int64_t>& start_bounds) {
   std::lock_guard lock(mutex_);
   auto next = std::make_shared<View>(*view_);
+  for (LiveSSTable& sstable : next->sstables) {
+    auto bound = start_bounds.find(sstable.generation);
+    if (bound != start_bounds.end()) sstable.start_after_token = bound->second;
+  }
   auto is_removed = [&](const LiveSSTable& sstable) {
     return std::find(removed.begin(), removed.end(), sstable.generation) != removed.end();
   };

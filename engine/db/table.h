@@ -10,8 +10,10 @@
 #include <atomic>
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,6 +36,10 @@ class Table {
     std::shared_ptr<SSTableReader> reader;
     // Deletes the file when it is obsolete and no View holds it.
     std::shared_ptr<ObsoleteFileDeleter> deleter;
+    // Partitions with a token <= this were moved to a compaction's outputs
+    // (incremental release): this file no longer answers for them.
+    std::optional<int64_t> start_after_token;
+    bool Covers(int64_t token) const { return !start_after_token || token > *start_after_token; }
   };
   // A consistent set of sources. Immutable once published.
   struct View {
@@ -75,8 +81,11 @@ class Table {
   // Publishes a compaction's result: `removed` leave the view (and are
   // marked obsolete: their files go once no reader holds them), `added`
   // join it. REQUIRES: the manifest already records the change.
+  // `start_bounds` moves the start of inputs that stay live (partially
+  // consumed by an incremental compaction).
   void ReplaceSSTables(const std::vector<uint64_t>& removed, std::vector<LiveSSTable> added,
-                       uint64_t bytes_compacted);
+                       uint64_t bytes_compacted,
+                       const std::map<uint64_t, int64_t>& start_bounds = {});
   uint64_t bytes_compacted() const { return bytes_compacted_; }
 
   // Compaction bookkeeping (strategy, running tasks, statistics).

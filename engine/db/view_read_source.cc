@@ -4,6 +4,22 @@
 
 namespace cassette {
 
+std::optional<TokenRange> CoveredRange(const TokenRange& range,
+                                       std::optional<int64_t> start_after_token) {
+  if (!start_after_token) return range;
+  TokenRange covered = range;
+  if (covered.start < *start_after_token ||
+      (covered.start == *start_after_token && covered.start_inclusive)) {
+    covered.start = *start_after_token;
+    covered.start_inclusive = false;
+  }
+  if (covered.end < covered.start || (covered.end == covered.start && !covered.end_inclusive) ||
+      (covered.end == covered.start && !covered.start_inclusive)) {
+    return std::nullopt;
+  }
+  return covered;
+}
+
 Result<std::vector<PartitionContent>> ViewReadSource::ReadPartition(const DecoratedKey& key,
                                                                     const ClusteringRange& range,
                                                                     bool reversed,
@@ -31,7 +47,7 @@ Result<std::vector<PartitionContent>> ViewReadSource::ReadPartition(const Decora
   });
   for (const Table::LiveSSTable* sstable : candidates) {
     const SSTableStats& s = sstable->reader->stats();
-    if (!sstable->reader->MayContainKey(key) ||
+    if (!sstable->Covers(key.token) || !sstable->reader->MayContainKey(key) ||
         newest_partition_deletion.Deletes(s.max_timestamp)) {
       ++stats->sstables_skipped;
       continue;
@@ -58,7 +74,8 @@ Result<std::vector<std::unique_ptr<PartitionIterator>>> ViewReadSource::ScanPart
     if (memtable) iterators.push_back(memtable->NewIterator(range));
   }
   for (const auto& sstable : view_->sstables) {
-    iterators.push_back(sstable.reader->NewScanner(range, stats));
+    std::optional<TokenRange> covered = CoveredRange(range, sstable.start_after_token);
+    if (covered) iterators.push_back(sstable.reader->NewScanner(*covered, stats));
   }
   return iterators;
 }

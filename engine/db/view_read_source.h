@@ -11,6 +11,11 @@
 
 namespace cassette {
 
+// `range` without the tokens at or below `start_after_token` (a partially
+// released compaction input); nullopt when nothing is left.
+std::optional<TokenRange> CoveredRange(const TokenRange& range,
+                                       std::optional<int64_t> start_after_token);
+
 class ViewReadSource final : public ReadSource {
  public:
   explicit ViewReadSource(std::shared_ptr<const Table::View> view) : view_(std::move(view)) {}

@@ -23,14 +23,16 @@ TEST(TableTest, ReplacedSSTableIsDeletedWhenTheLastReaderLetsGo) {
   std::vector<Table::LiveSSTable> live;
   for (uint64_t generation : {1, 2}) {
     const std::string path = "/t/00000" + std::to_string(generation) + ".sst";
-    live.push_back({generation, 0, nullptr, std::make_shared<ObsoleteFileDeleter>(fs.get(), path)});
+    live.push_back(
+        {generation, 0, nullptr, std::make_shared<ObsoleteFileDeleter>(fs.get(), path), {}});
   }
   Table table(1, SimpleTable(), "/t", std::move(live));
 
   std::shared_ptr<const Table::View> reader = table.view();  // a read in progress
   ASSERT_OK(WriteFile(fs.get(), "/t/000003.sst"));
   table.ReplaceSSTables(
-      {1, 2}, {{3, 1, nullptr, std::make_shared<ObsoleteFileDeleter>(fs.get(), "/t/000003.sst")}},
+      {1, 2},
+      {{3, 1, nullptr, std::make_shared<ObsoleteFileDeleter>(fs.get(), "/t/000003.sst"), {}}},
       /*bytes_compacted=*/13);
   ASSERT_EQ(table.view()->sstables.size(), 1u);
   EXPECT_EQ(table.view()->sstables[0].generation, 3u);
@@ -53,7 +55,7 @@ TEST(TableTest, SSTablesThatAreNotReplacedAreNeverDeleted) {
   {
     Table table(
         1, SimpleTable(), "/t",
-        {{1, 0, nullptr, std::make_shared<ObsoleteFileDeleter>(fs.get(), "/t/000001.sst")}});
+        {{1, 0, nullptr, std::make_shared<ObsoleteFileDeleter>(fs.get(), "/t/000001.sst"), {}}});
     table.ReplaceSSTables({7}, {}, 0);  // not ours: nothing happens
     EXPECT_EQ(table.view()->sstables.size(), 1u);
   }
