@@ -42,8 +42,7 @@ Status CheckTtl(int64_t ttl) {
 // Builds the cells of one row from its column operations.
 class RowCellBuilder {
  public:
-  RowCellBuilder(const TableSchema& schema, const ConversionContext& context, int32_t ttl)
-      : schema_(schema), context_(context), ttl_(ttl) {}
+  RowCellBuilder(const ConversionContext& context, int32_t ttl) : context_(context), ttl_(ttl) {}
 
   Cell LiveCell(std::string value, std::string path = {}) const {
     if (ttl_ > 0) {
@@ -223,7 +222,6 @@ class RowCellBuilder {
     return Status::OK();
   }
 
-  const TableSchema& schema_;
   const ConversionContext& context_;
   int32_t ttl_;
   int64_t list_counter_ = 0;
@@ -335,7 +333,7 @@ Result<PartitionUpdate> ConvertMutation(const TableSchema& schema, const Mutatio
 
   const int64_t ttl = mutation.ttl().value_or(schema.options().default_time_to_live);
   CASSETTE_RETURN_IF_ERROR(CheckTtl(ttl));
-  RowCellBuilder cells(schema, context, static_cast<int32_t>(ttl));
+  RowCellBuilder cells(context, static_cast<int32_t>(ttl));
   const DeletionTime deletion{context.timestamp, context.now_sec};
   const size_t clustering_count = schema.clustering().size();
 

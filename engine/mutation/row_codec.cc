@@ -221,6 +221,8 @@ Status GetColumn(DecodeCursor& in, const RowDefaults& d, const EncodingStats& st
   return Status::OK();
 }
 
+// Replaces the row's marker, deletion and columns (those absent from the
+// body become empty); on error the marker and deletion are untouched.
 Status GetRowBody(DecodeCursor& in, const EncodingStats& stats, Row* row) {
   uint8_t flags = 0;
   CASSETTE_RETURN_IF_ERROR(in.Byte(&flags, "row flags"));
@@ -239,14 +241,16 @@ Status GetRowBody(DecodeCursor& in, const EncodingStats& stats, Row* row) {
   } else if (flags & kRowExpiringDefault) {
     return in.Error("row ttl without a row timestamp");
   }
+  LivenessInfo marker;
   if (flags & kRowHasMarker) {
     if (d.timestamp == kNoTimestamp) return in.Error("missing marker timestamp");
-    row->marker.timestamp = d.timestamp;
-    row->marker.ttl = d.ttl;
-    row->marker.local_expiration_time = d.local_deletion_time;
+    marker.timestamp = d.timestamp;
+    marker.ttl = d.ttl;
+    marker.local_expiration_time = d.local_deletion_time;
   }
+  DeletionTime deletion = DeletionTime::Live();
   if (flags & kRowHasDeletion) {
-    CASSETTE_RETURN_IF_ERROR(GetDeletionBody(in, stats, &row->deletion, "row deletion"));
+    CASSETTE_RETURN_IF_ERROR(GetDeletionBody(in, stats, &deletion, "row deletion"));
   }
   // Column slots already in row->columns are reused (their vectors and
   // strings keep their capacity): a reader decoding a block of rows into one
@@ -273,6 +277,8 @@ Status GetRowBody(DecodeCursor& in, const EncodingStats& stats, Row* row) {
     }
     if (n < row->columns.size()) row->columns.resize(n);
   }
+  row->marker = marker;
+  row->deletion = deletion;
   return Status::OK();
 }
 
@@ -428,18 +434,9 @@ void EncodeRowBody(const Row& row, const EncodingStats& stats, std::string* out)
 }
 
 Status DecodeRowBody(std::string_view* in, const EncodingStats& stats, Row* row) {
-  return DecodeWith(in, [&](DecodeCursor& c) {
-    // Decodes into the caller's column storage to reuse it; on error the
-    // caller's columns are unspecified (marker and deletion are untouched).
-    Row decoded;
-    decoded.columns.swap(row->columns);
-    Status s = GetRowBody(c, stats, &decoded);
-    row->columns.swap(decoded.columns);
-    if (!s.ok()) return s;
-    row->marker = decoded.marker;
-    row->deletion = decoded.deletion;
-    return Status::OK();
-  });
+  // Decodes straight into the caller's row to reuse its column storage; on
+  // error its columns are unspecified (marker and deletion are untouched).
+  return DecodeWith(in, [&](DecodeCursor& c) { return GetRowBody(c, stats, row); });
 }
 
 void EncodeRow(const Row& row, const EncodingStats& stats, std::string* out) {

@@ -4,6 +4,11 @@
 
 namespace cassette {
 
+namespace {
+// Unretained chunks kept: the one in use and the one before it.
+constexpr size_t kFreeSlots = 2;
+}  // namespace
+
 DataCursor::DataCursor(const BlockFetcher* fetcher, ReadStats* stats)
     : fetcher_(fetcher), stats_(stats) {}
 
@@ -12,22 +17,73 @@ Result<const std::string*> DataCursor::ChunkAt(uint64_t pos, uint64_t* offset) {
     return fetcher_->DataCorruption(pos, "read past the end of the data");
   }
   const uint64_t index = pos / fetcher_->chunk_length();
-  *offset = pos - index * fetcher_->chunk_length();
-  for (size_t i = 0; i < 2; ++i) {
-    if (slots_[i].index == index) {
-      last_used_ = i;
-      return slots_[i].data.get();
+  const uint64_t begin = index * fetcher_->chunk_length();
+  *offset = pos - begin;
+  Slot* slot = nullptr;
+  for (Slot& s : slots_) {
+    if (s.index == index) {
+      slot = &s;
+      break;
     }
   }
-  const size_t victim = 1 - last_used_;
-  CASSETTE_ASSIGN_OR_RETURN(BlockRef data, fetcher_->Chunk(index));
-  if (stats_ != nullptr) ++stats_->blocks_read;
-  slots_[victim] = {index, std::move(data)};
-  last_used_ = victim;
-  return slots_[victim].data.get();
+  if (slot == nullptr) {
+    CASSETTE_ASSIGN_OR_RETURN(BlockRef data, fetcher_->Chunk(index));
+    if (stats_ != nullptr) ++stats_->blocks_read;
+    // Evict the least recently used unretained chunk once kFreeSlots of
+    // them are loaded.
+    size_t unretained = 0;
+    Slot* victim = nullptr;
+    for (Slot& s : slots_) {
+      if (Retained(s.index)) continue;
+      ++unretained;
+      if (victim == nullptr || s.last_use < victim->last_use) victim = &s;
+    }
+    if (unretained >= kFreeSlots && victim != nullptr) {
+      slot = victim;
+    } else {
+      slot = &slots_.emplace_back();
+    }
+    slot->index = index;
+    slot->data = std::move(data);
+  }
+  slot->last_use = ++use_clock_;
+  cur_data_ = slot->data->data();
+  cur_begin_ = begin;
+  cur_end_ = begin + slot->data->size();
+  return slot->data.get();
 }
 
-Status DataCursor::ReadVarint(uint64_t* v) {
+Status DataCursor::Retain(uint64_t start, uint64_t end) {
+  if (start < end && end > fetcher_->data_size()) {
+    return fetcher_->DataCorruption(start, "span runs past the end of the data");
+  }
+  const uint64_t first = start / fetcher_->chunk_length();
+  const uint64_t last = start < end ? (end - 1) / fetcher_->chunk_length() : first;
+  retain_first_ = first;
+  retain_count_ = start < end ? last - first + 1 : 0;
+  // Chunks retained before and not now become ordinary slots: keep the
+  // kFreeSlots used last, so the slots stay the span plus kFreeSlots.
+  std::vector<Slot*> unretained;
+  for (Slot& s : slots_) {
+    if (!Retained(s.index)) unretained.push_back(&s);
+  }
+  if (unretained.size() > kFreeSlots) {
+    std::sort(unretained.begin(), unretained.end(),
+              [](const Slot* a, const Slot* b) { return a->last_use > b->last_use; });
+    for (size_t i = kFreeSlots; i < unretained.size(); ++i) unretained[i]->index = UINT64_MAX;
+    std::erase_if(slots_, [](const Slot& s) { return s.index == UINT64_MAX; });
+    // The current chunk may have been dropped.
+    cur_data_ = nullptr;
+    cur_begin_ = cur_end_ = 0;
+  }
+  for (uint64_t i = 0; i < retain_count_; ++i) {
+    uint64_t offset;
+    CASSETTE_RETURN_IF_ERROR(ChunkAt((first + i) * fetcher_->chunk_length(), &offset).status());
+  }
+  return Status::OK();
+}
+
+Status DataCursor::ReadVarintSlow(uint64_t* v) {
   uint64_t result = 0;
   for (int shift = 0; shift < 64; shift += 7) {
     uint64_t offset;
@@ -44,7 +100,7 @@ Status DataCursor::ReadVarint(uint64_t* v) {
   return fetcher_->DataCorruption(pos_, "malformed varint");
 }
 
-Status DataCursor::ReadBytes(uint64_t n, std::string_view* out) {
+Status DataCursor::ReadBytesSlow(uint64_t n, std::string_view* out) {
   if (n > fetcher_->data_size() - std::min(pos_, fetcher_->data_size())) {
     return fetcher_->DataCorruption(pos_, "length runs past the end of the data");
   }
@@ -62,6 +118,17 @@ Status DataCursor::ReadBytes(uint64_t n, std::string_view* out) {
   scratch_.clear();
   CASSETTE_RETURN_IF_ERROR(AppendBytes(n, &scratch_));
   *out = scratch_;
+  return Status::OK();
+}
+
+Status DataCursor::Peek(uint64_t max, std::string_view* out) {
+  if (max == 0) {
+    *out = {};
+    return Status::OK();
+  }
+  uint64_t offset;
+  CASSETTE_ASSIGN_OR_RETURN(const std::string* chunk, ChunkAt(pos_, &offset));
+  *out = std::string_view(*chunk).substr(offset, max);
   return Status::OK();
 }
 

@@ -27,22 +27,30 @@ void EncodeRowIndexEntries(const std::vector<RowIndexEntry>& entries, std::strin
   }
 }
 
+bool DecodeRowIndexEntry(std::string_view* in, RowIndexEntryRef* e) {
+  std::string_view copy = *in;
+  if (!GetLengthPrefixed(&copy, &e->first) || !GetLengthPrefixed(&copy, &e->last) ||
+      !GetVarint64(&copy, &e->offset) || !GetVarint64(&copy, &e->size)) {
+    return false;
+  }
+  *in = copy;
+  return true;
+}
+
+bool DecodeRowIndexCount(std::string_view* in, uint64_t* count) {
+  // An entry takes at least 4 bytes, which bounds the allocation.
+  return GetVarint64(in, count) && *count > 0 && *count <= in->size() / 4;
+}
+
 bool DecodeRowIndexEntries(std::string_view* in, std::vector<RowIndexEntry>* entries) {
   uint64_t count;
-  // An entry takes at least 4 bytes, which bounds the allocation.
-  if (!GetVarint64(in, &count) || count == 0 || count > in->size() / 4) return false;
+  if (!DecodeRowIndexCount(in, &count)) return false;
   entries->clear();
   entries->reserve(count);
   for (uint64_t i = 0; i < count; ++i) {
-    std::string_view first, last;
-    RowIndexEntry e;
-    if (!GetLengthPrefixed(in, &first) || !GetLengthPrefixed(in, &last) ||
-        !GetVarint64(in, &e.offset) || !GetVarint64(in, &e.size)) {
-      return false;
-    }
-    e.first.assign(first);
-    e.last.assign(last);
-    entries->push_back(std::move(e));
+    RowIndexEntryRef ref;
+    if (!DecodeRowIndexEntry(in, &ref)) return false;
+    entries->push_back({std::string(ref.first), std::string(ref.last), ref.offset, ref.size});
   }
   return true;
 }
@@ -55,6 +63,20 @@ void EncodeRowIndexRoot(const RowIndexRoot& root, std::string* out) {
 bool DecodeRowIndexRoot(std::string_view in, RowIndexRoot* root) {
   if (!GetVarint32(&in, &root->depth) || root->depth > kRowIndexMaxDepth) return false;
   return DecodeRowIndexEntries(&in, &root->entries) && in.empty();
+}
+
+bool DecodeRowIndexRoot(std::string_view in, uint32_t* depth,
+                        std::vector<RowIndexEntryRef>* entries) {
+  uint64_t count;
+  if (!GetVarint32(&in, depth) || *depth > kRowIndexMaxDepth || !DecodeRowIndexCount(&in, &count)) {
+    return false;
+  }
+  entries->clear();
+  entries->reserve(count);
+  for (uint64_t i = 0; i < count; ++i) {
+    if (!DecodeRowIndexEntry(&in, &entries->emplace_back())) return false;
+  }
+  return in.empty();
 }
 
 Result<std::string> BuildRowIndex(

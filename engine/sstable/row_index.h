@@ -32,6 +32,15 @@ struct RowIndexEntry {
   friend bool operator==(const RowIndexEntry&, const RowIndexEntry&) = default;
 };
 
+// An entry as read: its clusterings point into the encoded node (or root),
+// which the reader keeps alive, so reading a node copies nothing.
+struct RowIndexEntryRef {
+  std::string_view first;
+  std::string_view last;
+  uint64_t offset = 0;
+  uint64_t size = 0;
+};
+
 // The root kept in the partition index entry. depth 0: the entries are the
 // blocks themselves; depth d > 0: each entry points to a node whose entries
 // are at depth d - 1.
@@ -45,8 +54,18 @@ void EncodeRowIndexEntries(const std::vector<RowIndexEntry>& entries, std::strin
 // False on malformed input or an empty list.
 bool DecodeRowIndexEntries(std::string_view* in, std::vector<RowIndexEntry>* entries);
 
+// One entry from the front of *in (advanced past it); false on malformed
+// input.
+bool DecodeRowIndexEntry(std::string_view* in, RowIndexEntryRef* e);
+// The entry count that starts a node; false when malformed or zero. Bounds
+// the count by the bytes left (an entry takes at least 4).
+bool DecodeRowIndexCount(std::string_view* in, uint64_t* count);
+
 void EncodeRowIndexRoot(const RowIndexRoot& root, std::string* out);
 bool DecodeRowIndexRoot(std::string_view in, RowIndexRoot* root);
+// The same checks, the entries pointing into `in`.
+bool DecodeRowIndexRoot(std::string_view in, uint32_t* depth,
+                        std::vector<RowIndexEntryRef>* entries);
 
 // Builds the tree over `blocks` (in clustering order, at least one),
 // writing nodes through `write_node` (which stores a payload as a raw

@@ -130,8 +130,8 @@ Result<bool> SSTableReader::FindEntry(const std::string& sort_key, BlockRef* blo
 }
 
 Result<PartitionContent> SSTableReader::ReadContent(
-    const PartitionIndexEntry& entry, const ClusteringRange& range, bool reversed,
-    const std::shared_ptr<DataCursor>& cursor) const {
+    const PartitionIndexEntry& entry, const BlockRef& index_block, const ClusteringRange& range,
+    bool reversed, const std::shared_ptr<DataCursor>& cursor) const {
   const uint64_t start = entry.data_position;
   if (start >= fetcher_->data_size() || entry.partition_length < 2 ||
       entry.partition_length > fetcher_->data_size() - start) {
@@ -149,7 +149,10 @@ Result<PartitionContent> SSTableReader::ReadContent(
   if (Status s = DecodePartitionHeader(header_bytes, stats_.encoding_stats, &header); !s.ok()) {
     return fetcher_->DataCorruption(start, "bad partition header: " + s.message());
   }
-  if (header.key.SortKey() != entry.sort_key) {
+  // The entry's sort key is the token's 8 big-endian bytes then the key.
+  int64_t entry_token = 0;
+  if (!SortKeyToken(entry.sort_key, &entry_token) || entry_token != header.key.token ||
+      entry.sort_key.substr(8) != header.key.key) {
     return fetcher_->DataCorruption(start, "partition key does not match the index");
   }
   const uint64_t rows_start = cursor->position();
@@ -157,12 +160,10 @@ Result<PartitionContent> SSTableReader::ReadContent(
   if (rows_start > rows_end) {
     return fetcher_->DataCorruption(start, "partition header runs past its partition");
   }
-  std::optional<RowIndexRoot> root;
-  if (!entry.row_index.empty()) {
-    root.emplace();
-    if (!DecodeRowIndexRoot(entry.row_index, &*root)) {
-      return fetcher_->DataCorruption(start, "malformed row index root in the partition index");
-    }
+  std::vector<RowIndexEntryRef> root;
+  uint32_t depth = 0;
+  if (!entry.row_index.empty() && !DecodeRowIndexRoot(entry.row_index, &depth, &root)) {
+    return fetcher_->DataCorruption(start, "malformed row index root in the partition index");
   }
 
   PartitionContent content;
@@ -180,6 +181,8 @@ Result<PartitionContent> SSTableReader::ReadContent(
   params.rows_start = rows_start;
   params.rows_end = rows_end;
   params.row_index = std::move(root);
+  params.row_index_depth = depth;
+  if (!params.row_index.empty()) params.index_block = index_block;
   params.range = range;
   params.reversed = reversed;
   content.rows = SSTableRowIterator::Create(std::move(params));
@@ -196,7 +199,8 @@ Result<std::optional<PartitionContent>> SSTableReader::ReadPartition(const Decor
   CASSETTE_ASSIGN_OR_RETURN(bool found, FindEntry(key.SortKey(), &block, &entry));
   if (!found) return std::optional<PartitionContent>();
   auto cursor = std::make_shared<DataCursor>(fetcher_.get(), stats);
-  CASSETTE_ASSIGN_OR_RETURN(PartitionContent content, ReadContent(entry, range, reversed, cursor));
+  CASSETTE_ASSIGN_OR_RETURN(PartitionContent content,
+                            ReadContent(entry, block, range, reversed, cursor));
   return std::optional<PartitionContent>(std::move(content));
 }
 

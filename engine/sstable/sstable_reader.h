@@ -68,10 +68,12 @@ class SSTableReader : public std::enable_shared_from_this<SSTableReader> {
   // Human-readable metadata (format, sections, statistics).
   std::string Describe() const;
 
-  // Internal, for the scanner: the partition described by `entry`, read
+  // Internal, for the scanner: the partition described by `entry` (whose
+  // bytes lie in `index_block`, kept alive by the row iterator), read
   // through `cursor`.
   Result<PartitionContent> ReadContent(const PartitionIndexEntry& entry,
-                                       const ClusteringRange& range, bool reversed,
+                                       const BlockRef& index_block, const ClusteringRange& range,
+                                       bool reversed,
                                        const std::shared_ptr<DataCursor>& cursor) const;
   const BlockFetcher& fetcher() const { return *fetcher_; }
   const Footer& footer() const { return footer_; }

@@ -23,10 +23,10 @@ void SSTableRowIterator::Fail(Status s) {
 void SSTableRowIterator::EnterBlock(uint64_t start, uint64_t end) {
   pos_ = start;
   block_end_ = end;
-  clustering_.clear();
+  row_.clustering.clear();
 }
 
-Status SSTableRowIterator::BlockRange(const RowIndexEntry& e, uint64_t* start,
+Status SSTableRowIterator::BlockRange(const RowIndexEntryRef& e, uint64_t* start,
                                       uint64_t* end) const {
   // rows_start and rows_end lie inside the partition (checked by the reader).
   const uint64_t rows_from = params_.rows_start - params_.partition_start;
@@ -39,11 +39,15 @@ Status SSTableRowIterator::BlockRange(const RowIndexEntry& e, uint64_t* start,
   return Status::OK();
 }
 
+bool SSTableRowIterator::BlockInRange(const RowIndexEntryRef& e) const {
+  return params_.range.AfterStart(e.first) && params_.range.BeforeEnd(e.last);
+}
+
 void SSTableRowIterator::Init() {
   if (params_.range.IsEmpty() || params_.rows_start == params_.rows_end) return;
-  if (params_.row_index.has_value()) {
-    index_.emplace(cursor_->fetcher(), std::move(*params_.row_index));
-    params_.row_index.reset();
+  if (!params_.row_index.empty()) {
+    index_.emplace(cursor_->fetcher(), params_.row_index_depth, std::move(params_.row_index),
+                   std::move(params_.index_block));
     Status s =
         params_.reversed ? index_->SeekBackward(params_.range) : index_->SeekForward(params_.range);
     if (!s.ok()) return Fail(s);
@@ -51,15 +55,15 @@ void SSTableRowIterator::Init() {
     uint64_t start = 0, end = 0;
     if (s = BlockRange(index_->entry(), &start, &end); !s.ok()) return Fail(s);
     if (params_.reversed) {
-      if (s = LoadBlock(start, end); !s.ok()) return Fail(s);
+      if (s = LoadBlock(start, end, BlockInRange(index_->entry())); !s.ok()) return Fail(s);
     } else {
       EnterBlock(start, end);
     }
   } else if (params_.reversed) {
-    if (Status s = LoadBlock(params_.rows_start, params_.rows_end); !s.ok()) return Fail(s);
+    const bool all = params_.range == ClusteringRange::All();
+    if (Status s = LoadBlock(params_.rows_start, params_.rows_end, all); !s.ok()) return Fail(s);
   } else {
-    pos_ = params_.rows_start;
-    block_end_ = params_.rows_end;
+    EnterBlock(params_.rows_start, params_.rows_end);
   }
   Next();
 }
@@ -71,39 +75,33 @@ void SSTableRowIterator::Next() {
   if (!s.ok()) Fail(s);
 }
 
-Status SSTableRowIterator::ReadEntryHead(uint64_t block_end, uint64_t* body_length) {
+Status SSTableRowIterator::ReadEntryHead(std::string* clustering, uint64_t* body_length) {
   cursor_->Seek(pos_);
   uint64_t shared_plus_one, unshared;
   CASSETTE_RETURN_IF_ERROR(cursor_->ReadVarint(&shared_plus_one));
-  if (shared_plus_one == 0 || shared_plus_one - 1 > clustering_.size()) {
+  if (shared_plus_one == 0 || shared_plus_one - 1 > clustering->size()) {
     return cursor_->Corruption("malformed row entry");
   }
-  clustering_.resize(shared_plus_one - 1);
   CASSETTE_RETURN_IF_ERROR(cursor_->ReadVarint(&unshared));
-  if (unshared > block_end - std::min(block_end, cursor_->position())) {
+  if (unshared > block_end_ - std::min(block_end_, cursor_->position())) {
     return cursor_->Corruption("row clustering runs past its block");
   }
   std::string_view bytes;
   CASSETTE_RETURN_IF_ERROR(cursor_->ReadBytes(unshared, &bytes));
-  clustering_.append(bytes);
+  clustering->resize(shared_plus_one - 1);
+  clustering->append(bytes);
   CASSETTE_RETURN_IF_ERROR(cursor_->ReadVarint(body_length));
-  if (*body_length > block_end - std::min(block_end, cursor_->position())) {
+  if (*body_length > block_end_ - std::min(block_end_, cursor_->position())) {
     return cursor_->Corruption("row body runs past its block");
   }
   return Status::OK();
 }
 
-Status SSTableRowIterator::DecodeBody(uint64_t body_length, Row* row) {
+Status SSTableRowIterator::DecodeBody(uint64_t body_length) {
   std::string_view body;
   const uint64_t at = cursor_->position();
   CASSETTE_RETURN_IF_ERROR(cursor_->ReadBytes(body_length, &body));
-  CASSETTE_RETURN_IF_ERROR(DecodeBodyBytes(body, at, row));
-  row->clustering = clustering_;
-  return Status::OK();
-}
-
-Status SSTableRowIterator::DecodeBodyBytes(std::string_view body, uint64_t at, Row* row) {
-  Status s = DecodeRowBody(&body, params_.encoding, row);
+  Status s = DecodeRowBody(&body, params_.encoding, &row_);
   if (s.ok() && !body.empty()) s = Status::Corruption("trailing bytes after row body");
   if (!s.ok()) return cursor_->fetcher()->DataCorruption(at, "bad row body: " + s.message());
   return Status::OK();
@@ -122,46 +120,81 @@ Status SSTableRowIterator::AdvanceForward() {
       continue;
     }
     uint64_t body_length;
-    CASSETTE_RETURN_IF_ERROR(ReadEntryHead(block_end_, &body_length));
-    if (!params_.range.AfterStart(clustering_)) {
+    CASSETTE_RETURN_IF_ERROR(ReadEntryHead(&row_.clustering, &body_length));
+    if (!params_.range.AfterStart(row_.clustering)) {
       pos_ = cursor_->position() + body_length;
       continue;
     }
-    if (!params_.range.BeforeEnd(clustering_)) return Status::OK();
-    CASSETTE_RETURN_IF_ERROR(DecodeBody(body_length, &row_));
+    if (!params_.range.BeforeEnd(row_.clustering)) return Status::OK();
+    CASSETTE_RETURN_IF_ERROR(DecodeBody(body_length));
     pos_ = cursor_->position();
     valid_ = true;
     return Status::OK();
   }
 }
 
-Status SSTableRowIterator::LoadBlock(uint64_t start, uint64_t end) {
-  // The block is copied once and its entries parsed in place; only the
-  // bodies of rows actually returned get decoded (a reversed "newest N"
-  // read returns the tail of one block).
-  cursor_->Seek(start);
-  block_.clear();
-  CASSETTE_RETURN_IF_ERROR(cursor_->AppendBytes(end - start, &block_));
-  block_start_ = start;
+Status SSTableRowIterator::LoadBlock(uint64_t start, uint64_t end, bool all_in_range) {
+  // Only the entries' heads are read here, in place in the cached chunks
+  // (retained by the cursor); the bodies of the rows actually returned are
+  // decoded one by one (a reversed "newest N" read returns the tail of one
+  // block).
+  CASSETTE_RETURN_IF_ERROR(cursor_->Retain(start, end));
+  pos_ = start;
+  block_end_ = end;
+  clustering_.clear();
+  clusterings_.clear();
   buffered_.clear();
-  std::string_view in(block_);
-  std::string clustering;
-  while (!in.empty()) {
-    const uint64_t entry_at = start + (block_.size() - in.size());
-    uint64_t shared_plus_one, body_length;
-    std::string_view unshared;
-    if (!GetVarint64(&in, &shared_plus_one) || shared_plus_one == 0 ||
-        shared_plus_one - 1 > clustering.size() || !GetLengthPrefixed(&in, &unshared) ||
-        !GetVarint64(&in, &body_length) || body_length > in.size()) {
-      return cursor_->fetcher()->DataCorruption(entry_at, "malformed row entry");
+  // False once past the range's end.
+  auto buffer = [&](uint64_t body_position, uint64_t body_length) {
+    if (!all_in_range) {
+      if (!params_.range.AfterStart(clustering_)) return true;
+      if (!params_.range.BeforeEnd(clustering_)) return false;
     }
-    clustering.resize(shared_plus_one - 1);
-    clustering.append(unshared);
-    const size_t body_offset = block_.size() - in.size();
-    in.remove_prefix(body_length);
-    if (!params_.range.AfterStart(clustering)) continue;
-    if (!params_.range.BeforeEnd(clustering)) break;
-    buffered_.push_back({clustering, body_offset, body_length});
+    if (buffered_.empty()) {
+      // A block's rows are of similar size: size the lists from the first
+      // (within bounds: the first row may be unusually small).
+      const uint64_t rows =
+          std::min<uint64_t>(4096, (end - start) / std::max<uint64_t>(1, pos_ - start) + 1);
+      buffered_.reserve(rows);
+      clusterings_.reserve(std::min<uint64_t>(rows * clustering_.size(), end - start));
+    }
+    buffered_.push_back({clusterings_.size(), clustering_.size(), body_position, body_length});
+    clusterings_.append(clustering_);
+    return true;
+  };
+  while (pos_ < block_end_) {
+    // The entries lying whole in the chunk at pos_ are parsed straight
+    // from it; one that straddles two chunks (or is malformed, to report
+    // it) goes through ReadEntryHead.
+    cursor_->Seek(pos_);
+    std::string_view avail;
+    CASSETTE_RETURN_IF_ERROR(cursor_->Peek(block_end_ - pos_, &avail));
+    for (;;) {
+      std::string_view in = avail;
+      uint64_t shared_plus_one, body_length;
+      std::string_view unshared;
+      if (!GetVarint64(&in, &shared_plus_one) || shared_plus_one == 0 ||
+          shared_plus_one - 1 > clustering_.size() || !GetLengthPrefixed(&in, &unshared) ||
+          !GetVarint64(&in, &body_length) || body_length > in.size()) {
+        break;
+      }
+      clustering_.resize(shared_plus_one - 1);
+      clustering_.append(unshared);
+      const uint64_t body_position = pos_ + static_cast<uint64_t>(in.data() - avail.data());
+      in.remove_prefix(body_length);
+      pos_ += static_cast<uint64_t>(in.data() - avail.data());
+      avail = in;
+      if (!buffer(body_position, body_length)) {
+        buffered_pos_ = buffered_.size();
+        return Status::OK();
+      }
+    }
+    if (pos_ >= block_end_) break;
+    uint64_t body_length;
+    CASSETTE_RETURN_IF_ERROR(ReadEntryHead(&clustering_, &body_length));
+    const uint64_t body_position = cursor_->position();
+    pos_ = body_position + body_length;
+    if (!buffer(body_position, body_length)) break;
   }
   buffered_pos_ = buffered_.size();
   return Status::OK();
@@ -170,11 +203,10 @@ Status SSTableRowIterator::LoadBlock(uint64_t start, uint64_t end) {
 Status SSTableRowIterator::AdvanceReversed() {
   for (;;) {
     if (buffered_pos_ > 0) {
-      BufferedRow& b = buffered_[--buffered_pos_];
-      CASSETTE_RETURN_IF_ERROR(
-          DecodeBodyBytes(std::string_view(block_).substr(b.body_offset, b.body_length),
-                          block_start_ + b.body_offset, &row_));
-      row_.clustering = std::move(b.clustering);
+      const BufferedRow& b = buffered_[--buffered_pos_];
+      cursor_->Seek(b.body_position);
+      CASSETTE_RETURN_IF_ERROR(DecodeBody(b.body_length));
+      row_.clustering.assign(clusterings_, b.clustering_offset, b.clustering_length);
       valid_ = true;
       return Status::OK();
     }
@@ -184,7 +216,7 @@ Status SSTableRowIterator::AdvanceReversed() {
     if (!params_.range.AfterStart(index_->entry().last)) return Status::OK();
     uint64_t start = 0, end = 0;
     CASSETTE_RETURN_IF_ERROR(BlockRange(index_->entry(), &start, &end));
-    CASSETTE_RETURN_IF_ERROR(LoadBlock(start, end));
+    CASSETTE_RETURN_IF_ERROR(LoadBlock(start, end, BlockInRange(index_->entry())));
   }
 }
 

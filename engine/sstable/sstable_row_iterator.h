@@ -4,8 +4,9 @@
 // hold the range's start and stops at the first row past its end; reversed,
 // it decodes one block at a time from the last block that can hold the
 // range's end, walking the row index backwards, so neither direction reads
-// chunks outside the range (beyond the blocks at its two edges).
-// Not thread-safe.
+// chunks outside the range (beyond the blocks at its two edges). Entries
+// are parsed in place in the block cache's chunks: the rows handed out are
+// the only copies. Not thread-safe.
 #pragma once
 
 #include <cstdint>
@@ -30,7 +31,11 @@ struct RowIteratorParams {
   uint64_t partition_start = 0;
   uint64_t rows_start = 0;  // first row entry
   uint64_t rows_end = 0;    // the end-of-partition marker
-  std::optional<RowIndexRoot> row_index;
+  // The row index root's entries (empty: the partition has none) and the
+  // tree's depth; the entries point into index_block.
+  std::vector<RowIndexEntryRef> row_index;
+  uint32_t row_index_depth = 0;
+  BlockRef index_block;
   ClusteringRange range;
   bool reversed = false;
 };
@@ -53,17 +58,20 @@ class SSTableRowIterator final : public RowIterator {
   Status AdvanceForward();
   // Reversed: steps back through the buffered block, loading earlier blocks.
   Status AdvanceReversed();
-  // Copies the block [start, end) and lists its rows in range.
-  Status LoadBlock(uint64_t start, uint64_t end);
+  // Lists the rows in range of the block [start, end), whose chunks the
+  // cursor keeps until the next block. all_in_range: the block's first and
+  // last clusterings are in the range, so its rows need no check.
+  Status LoadBlock(uint64_t start, uint64_t end, bool all_in_range);
+  bool BlockInRange(const RowIndexEntryRef& e) const;
   void EnterBlock(uint64_t start, uint64_t end);
   // The data-stream span of a leaf entry, checked against the partition.
-  Status BlockRange(const RowIndexEntry& e, uint64_t* start, uint64_t* end) const;
-  // Reads a row entry's clustering into clustering_ (prefix-decoded);
-  // leaves the cursor at the body and sets *body_length.
-  Status ReadEntryHead(uint64_t block_end, uint64_t* body_length);
-  Status DecodeBody(uint64_t body_length, Row* row);
-  // `at`: the body's data position, for errors.
-  Status DecodeBodyBytes(std::string_view body, uint64_t at, Row* row);
+  Status BlockRange(const RowIndexEntryRef& e, uint64_t* start, uint64_t* end) const;
+  // Reads the row entry at pos_: its clustering into *clustering (which
+  // holds the previous one, for the shared prefix); leaves the cursor at
+  // the body and sets *body_length.
+  Status ReadEntryHead(std::string* clustering, uint64_t* body_length);
+  // Decodes the body at the cursor into row_ (clustering left alone).
+  Status DecodeBody(uint64_t body_length);
   void Fail(Status s);
 
   RowIteratorParams params_;
@@ -74,18 +82,22 @@ class SSTableRowIterator final : public RowIterator {
 
   uint64_t pos_ = 0;
   uint64_t block_end_ = 0;
-  std::string clustering_;
+  // Forward, row_.clustering is the previous entry's clustering, against
+  // which the next one is prefix-decoded.
   Row row_;
 
-  // Reversed: the current block's bytes and its rows in range, whose
-  // bodies are decoded as they are returned (last first).
+  // Reversed: the current block's rows in range, whose bodies are decoded
+  // as they are returned (last first). Their clusterings are packed in
+  // clusterings_ (one buffer reused for every block, not a string per row);
+  // clustering_ is the entry being parsed.
   struct BufferedRow {
-    std::string clustering;
-    size_t body_offset;
-    size_t body_length;
+    size_t clustering_offset;
+    size_t clustering_length;
+    uint64_t body_position;
+    uint64_t body_length;
   };
-  std::string block_;
-  uint64_t block_start_ = 0;
+  std::string clustering_;
+  std::string clusterings_;
   std::vector<BufferedRow> buffered_;
   size_t buffered_pos_ = 0;
 };

@@ -65,8 +65,8 @@ Status SSTableScanner::Advance() {
       done_ = true;
       return Status::OK();
     }
-    CASSETTE_ASSIGN_OR_RETURN(current_,
-                              reader_->ReadContent(entry, ClusteringRange::All(), false, cursor_));
+    CASSETTE_ASSIGN_OR_RETURN(
+        current_, reader_->ReadContent(entry, block_, ClusteringRange::All(), false, cursor_));
     valid_ = true;
     return Status::OK();
   }

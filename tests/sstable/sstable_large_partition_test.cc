@@ -222,6 +222,44 @@ TEST(DeepRowIndex, TwoLevelTreeServesEverySlice) {
   }
 }
 
+TEST(WideRowIndexBlocks, EachChunkLoadsOnceInEitherDirection) {
+  // Row-index blocks of 8 KiB over 512-byte chunks: a reversed read keeps
+  // every chunk of the block it walks back through, so no chunk is loaded
+  // twice (the partition header's chunk aside, which is read first).
+  auto fs = NewMemFileSystem();
+  SSTableWriterOptions options;
+  options.chunk_length = 512;
+  options.row_index_interval = 8192;
+  PartitionUpdate p;
+  p.key = DecoratedKey::FromKey("wide");
+  for (uint32_t i = 0; i < 20000; ++i) p.rows.push_back(SensorRow(i));
+  ASSERT_TRUE(sstable_test::WriteTable(fs.get(), "/w.sst", {p}, options).ok());
+  BlockCache cache(64 << 20);
+  auto reader = SSTableReader::Open(fs.get(), "/w.sst", &cache);
+  ASSERT_TRUE(reader.ok());
+  const auto chunks = static_cast<int64_t>((*reader)->fetcher().chunks().chunks.size());
+  ASSERT_GT(chunks, 100);
+  for (bool reversed : {false, true}) {
+    ReadStats stats;
+    auto content = (*reader)->ReadPartition(p.key, ClusteringRange::All(), reversed, &stats);
+    ASSERT_TRUE(content.ok() && content->has_value());
+    std::vector<Row> rows = Drain((*content)->rows.get());
+    ASSERT_TRUE((*content)->rows->status().ok()) << (*content)->rows->status().ToString();
+    EXPECT_EQ(rows, sstable_test::Filter(p.rows, ClusteringRange::All(), reversed));
+    EXPECT_GE(stats.blocks_read, chunks);
+    EXPECT_LE(stats.blocks_read, chunks + (reversed ? 1 : 0)) << "reversed " << reversed;
+  }
+  // A reversed slice inside one block reads only that block's chunks.
+  ReadStats stats;
+  auto content = (*reader)->ReadPartition(p.key, Between(10'000, 10'099), true, &stats);
+  ASSERT_TRUE(content.ok() && content->has_value());
+  std::vector<Row> rows = Drain((*content)->rows.get());
+  ASSERT_EQ(rows.size(), 100u);
+  EXPECT_EQ(rows.front(), SensorRow(10'099));
+  // Header chunk + up to two 8 KiB blocks of 512-byte chunks.
+  EXPECT_LE(stats.blocks_read, 1 + 2 * (8192 / 512 + 2));
+}
+
 TEST(KeyOnlyScan, ReadsOnlyPartitionHeaders) {
   auto fs = NewMemFileSystem();
   std::vector<PartitionUpdate> partitions;

@@ -171,16 +171,16 @@ TEST_P(RoundTrip, BlockCacheServesRepeatedReads) {
   EXPECT_LE(cache.usage(), cache.capacity());
 }
 
-INSTANTIATE_TEST_SUITE_P(Layouts, RoundTrip,
-                         ::testing::Values(Config{"default", Opts(true, 16384, 16384), 60, 30},
-                                           Config{"small_chunks", Opts(true, 512, 256), 40, 120},
-                                           Config{"raw_tiny_blocks", Opts(false, 512, 1), 25, 200},
-                                           Config{"deep_row_index", Opts(true, 1024, 1), 4, 1500},
-                                           Config{"one_partition", Opts(true, 4096, 64), 1, 400},
-                                           Config{"many_small", Opts(true, 2048, 16384), 3000, 2}),
-                         [](const ::testing::TestParamInfo<Config>& info) {
-                           return std::string(info.param.name);
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    Layouts, RoundTrip,
+    ::testing::Values(Config{"default", Opts(true, 16384, 16384), 60, 30},
+                      Config{"small_chunks", Opts(true, 512, 256), 40, 120},
+                      Config{"raw_tiny_blocks", Opts(false, 512, 1), 25, 200},
+                      Config{"deep_row_index", Opts(true, 1024, 1), 4, 1500},
+                      Config{"one_partition", Opts(true, 4096, 64), 1, 400},
+                      Config{"blocks_span_chunks", Opts(true, 512, 4096), 8, 600},
+                      Config{"many_small", Opts(true, 2048, 16384), 3000, 2}),
+    [](const ::testing::TestParamInfo<Config>& info) { return std::string(info.param.name); });
 
 TEST(SSTableEmpty, EmptyTableOpensAndScansNothing) {
   auto fs = NewMemFileSystem();
