@@ -78,6 +78,24 @@ size_t CountCells(const Row& row) {
   return n;
 }
 
+// True when compacting `row` under a live covering deletion would leave it
+// exactly as it is: no deletion, nothing expired, no empty column. Most
+// rows of a compaction are such rows, and they are passed through without
+// a copy (the merge already built them).
+bool PassesUnchanged(const Row& row, int64_t now_sec) {
+  if (!row.deletion.IsLive()) return false;
+  const LivenessInfo& marker = row.marker;
+  if (!marker.IsEmpty() && marker.IsExpiring() && !marker.IsLive(now_sec)) return false;
+  if (row.columns.empty()) return !marker.IsEmpty();
+  for (const ColumnData& col : row.columns) {
+    if (!col.complex_deletion.IsLive() || col.cells.empty()) return false;
+    for (const Cell& cell : col.cells) {
+      if (!cell.IsLive(now_sec)) return false;
+    }
+  }
+  return true;
+}
+
 // Shadowing, expiry and purge decisions for one partition. The maximum
 // purgeable timestamp costs bloom-filter probes, so it is computed once,
 // and only when some deletion is old enough to need it.
@@ -159,17 +177,19 @@ class PartitionPurger {
 class CompactedRowIterator final : public RowIterator {
  public:
   CompactedRowIterator(std::unique_ptr<RowIterator> merged, const DeletionTime& partition_deletion,
-                       CoveringRangeTombstones covering, PartitionPurger purger,
-                       CompactionIteratorStats* stats)
+                       CoveringRangeTombstones covering, bool has_range_tombstones,
+                       PartitionPurger purger, int64_t now_sec, CompactionIteratorStats* stats)
       : merged_(std::move(merged)),
         partition_deletion_(partition_deletion),
         covering_(std::move(covering)),
+        has_range_tombstones_(has_range_tombstones),
         purger_(std::move(purger)),
+        now_sec_(now_sec),
         stats_(stats) {
     Seek();
   }
   bool Valid() const override { return valid_; }
-  const Row& row() const override { return current_; }
+  const Row& row() const override { return *row_; }
   void Next() override {
     merged_->Next();
     Seek();
@@ -181,11 +201,23 @@ class CompactedRowIterator final : public RowIterator {
     valid_ = false;
     for (; merged_->Valid(); merged_->Next()) {
       ++stats_->rows_merged;
-      current_ = merged_->row();
+      const Row& merged = merged_->row();
       DeletionTime covering = partition_deletion_;
-      DeletionTime range = covering_.Covering(current_.clustering);
-      if (range.Supersedes(covering)) covering = range;
+      if (has_range_tombstones_) {
+        DeletionTime range = covering_.Covering(merged.clustering);
+        if (range.Supersedes(covering)) covering = range;
+      }
+      // The merge's row stays valid until merged_->Next(), which only our
+      // own Next() calls.
+      if (covering.IsLive() && PassesUnchanged(merged, now_sec_)) {
+        row_ = &merged;
+        ++stats_->rows_written;
+        valid_ = true;
+        return;
+      }
+      current_ = merged;
       if (!purger_.CompactRow(&current_, covering)) {
+        row_ = &current_;
         ++stats_->rows_written;
         valid_ = true;
         return;
@@ -196,9 +228,12 @@ class CompactedRowIterator final : public RowIterator {
   std::unique_ptr<RowIterator> merged_;
   DeletionTime partition_deletion_;
   CoveringRangeTombstones covering_;
+  bool has_range_tombstones_;
   PartitionPurger purger_;
+  int64_t now_sec_;
   CompactionIteratorStats* stats_;
-  Row current_;
+  Row current_;                 // a row the purge had to change
+  const Row* row_ = &current_;  // what row() returns: current_ or the merge's row
   bool valid_ = false;
 };
 
@@ -246,6 +281,7 @@ void CompactionIterator::SeekNonEmpty() {
       out.static_row = Row{};
     }
     CoveringRangeTombstones covering(tombstones);
+    const bool has_range_tombstones = !tombstones.empty();
     if (purger.Purgeable(partition_deletion)) {
       ++stats_.partition_deletions_purged;
     } else {
@@ -260,8 +296,9 @@ void CompactionIterator::SeekNonEmpty() {
     }
     std::unique_ptr<RowIterator> rows = std::move(in.rows);
     if (rows == nullptr) rows = std::make_unique<VectorRowIterator>(std::vector<Row>{});
-    out.rows = std::make_unique<CompactedRowIterator>(
-        std::move(rows), partition_deletion, std::move(covering), std::move(purger), &stats_);
+    out.rows = std::make_unique<CompactedRowIterator>(std::move(rows), partition_deletion,
+                                                      std::move(covering), has_range_tombstones,
+                                                      std::move(purger), now_sec_, &stats_);
     if (out.rows->Valid() || !out.partition_deletion.IsLive() || !out.static_row.IsEmpty() ||
         !out.range_tombstones.empty()) {
       ++stats_.partitions_written;

@@ -174,18 +174,27 @@ Status OutputSet::WritePartition(PartitionContent& partition) {
 
   uint64_t rows_since_request = 0;
   if (partition.rows != nullptr) {
+    const bool split = options_.shape.split_window_micros > 0;
+    // The output of the previous row: consecutive rows of a partition
+    // usually share a window (always, when not splitting), and map nodes
+    // do not move, so the lookups are skipped for them.
+    int64_t last_window = 0;
+    OpenOutput* out = nullptr;
     RowIterator& rows = *partition.rows;
     for (; rows.Valid(); rows.Next()) {
       const Row& row = rows.row();
       if (row.IsEmpty()) continue;
-      const int64_t window = WindowOf(NewestTimestamp(row));
-      HeaderPart& part = parts[window];
-      if (!part.begun) CASSETTE_RETURN_IF_ERROR(Begin(window, partition.key, &part));
-      OpenOutput& out = open_.at(window);
-      CASSETTE_RETURN_IF_ERROR(out.writer->AddRow(row));
+      const int64_t window = split ? WindowOf(NewestTimestamp(row)) : 0;
+      if (out == nullptr || window != last_window) {
+        HeaderPart& part = parts[window];
+        if (!part.begun) CASSETTE_RETURN_IF_ERROR(Begin(window, partition.key, &part));
+        out = &open_.at(window);
+        last_window = window;
+      }
+      CASSETTE_RETURN_IF_ERROR(out->writer->AddRow(row));
       if (++rows_since_request == kRowsPerRateRequest) {
         rows_since_request = 0;
-        RequestGrowth(&out, out.writer->EstimatedFileSize());
+        RequestGrowth(out, out->writer->EstimatedFileSize());
       }
     }
     CASSETTE_RETURN_IF_ERROR(rows.status());

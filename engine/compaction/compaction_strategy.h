@@ -66,6 +66,10 @@ struct CompactionTask {
   int64_t split_window_micros = 0;
   // A single-SSTable tombstone compaction (for statistics and logging).
   bool tombstone_compaction = false;
+  // The inputs move to output_level as they are, without being rewritten
+  // (LCS's single_sstable_uplevel: a lone file that overlaps nothing in
+  // the next level).
+  bool move_only = false;
   // Why the strategy chose this task, for logs and `cassette stats`, e.g.
   // "tiered bucket of 4", "window 2024-01-15T00:00Z: 3 sstables".
   std::string reason;

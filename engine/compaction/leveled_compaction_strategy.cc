@@ -327,6 +327,14 @@ CompactionTask LeveledCompactionStrategy::MakeTask(
   task.output_level = output_level;
   task.max_output_bytes = max_output_bytes;
   task.reason = std::move(reason);
+  // single_sstable_uplevel: a lone file of L1+ going up one level overlaps
+  // nothing there (the overlapping files would be inputs too), so it can
+  // move without a rewrite, as Cassandra's SingleSSTableLCSTask does.
+  if (options_.single_sstable_uplevel && inputs.size() == 1 && task.inputs.size() == 1 &&
+      inputs[0]->level > 0 && output_level == inputs[0]->level + 1) {
+    task.move_only = true;
+    task.reason += " (moved up without a rewrite)";
+  }
   return task;
 }
 

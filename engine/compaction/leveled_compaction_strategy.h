@@ -12,8 +12,8 @@
 // Where cassette differs from Cassandra:
 // - A file recorded in L1+ that overlaps an older file of its level is
 //   treated as L0 (Cassandra rewrites its level to 0 when it loads it).
-// - single_sstable_uplevel is accepted, but a lone file moving up a level
-//   is rewritten: CompactionTask has no metadata-only move.
+// - single_sstable_uplevel moves a lone L1+ file up one level without
+//   rewriting it (CompactionTask::move_only), as Cassandra does.
 // - A major compaction writes every output into one level (the lowest
 //   that holds the data without exceeding its target) rather than filling
 //   L1, then L2, ... in key order.

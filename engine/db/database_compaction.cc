@@ -168,6 +168,8 @@ Result<bool> DatabaseImpl::ExecuteCompaction(const std::shared_ptr<Table>& table
   record.expired = task.expired;
   record.started_micros = options_.clock->WallMicros();
 
+  if (task.move_only) return MoveSSTables(table, task, std::move(record), started_nanos);
+
   std::vector<Table::LiveSSTable> remaining;  // inputs not yet fully rewritten
   std::vector<std::shared_ptr<const SSTableReader>> others;
   for (const Table::LiveSSTable& sstable : view->sstables) {
@@ -277,6 +279,45 @@ Result<bool> DatabaseImpl::ExecuteCompaction(const std::shared_ptr<Table>& table
     while (state.recent.size() > TableCompactionState::kMaxRecent) state.recent.pop_front();
   }
   return completed;
+}
+
+Result<bool> DatabaseImpl::MoveSSTables(const std::shared_ptr<Table>& table,
+                                        const CompactionTask& task, CompactionRecord record,
+                                        int64_t started_nanos) {
+  std::map<uint64_t, uint32_t> levels;
+  for (uint64_t generation : task.inputs) levels[generation] = task.output_level;
+  {
+    std::unique_lock lock(state_mutex_);
+    auto table_state = state_.tables.find(table->id());
+    if (table_state == state_.tables.end()) return false;
+    const std::vector<SSTableEntry> previous = table_state->second.sstables;
+    for (SSTableEntry& entry : table_state->second.sstables) {
+      if (levels.count(entry.generation)) entry.level = task.output_level;
+    }
+    Status s = PersistManifestLocked();
+    if (!s.ok()) {
+      table_state->second.sstables = previous;
+      return s;
+    }
+  }
+  table->SetLevels(levels);
+  TableCompactionState& state = table->compaction();
+  record.outputs = task.inputs;  // the same files, one level up
+  record.duration_micros = (options_.clock->MonotonicNanos() - started_nanos) / 1000;
+  ++state.completed;
+  std::vector<CompactionCandidate> moved;
+  std::shared_ptr<const Table::View> view = table->view();
+  for (const Table::LiveSSTable& sstable : view->sstables) {
+    if (levels.count(sstable.generation)) {
+      moved.push_back({sstable.generation, sstable.reader->file_size(), sstable.level, false,
+                       &sstable.reader->stats()});
+    }
+  }
+  std::lock_guard lock(state.mutex);
+  if (state.strategy) state.strategy->OnCompactionEnd(task, moved);
+  state.recent.push_back(std::move(record));
+  while (state.recent.size() > TableCompactionState::kMaxRecent) state.recent.pop_front();
+  return true;
 }
 
 Result<bool> DatabaseImpl::InstallCompactionStep(const std::shared_ptr<Table>& table,

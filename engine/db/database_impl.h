@@ -112,6 +112,9 @@ class DatabaseImpl final : public Database {
   // Swaps `removed` for `outputs` and moves the start of partially consumed
   // inputs, in the manifest (atomically) and then in the table's view.
   // False when the table was dropped meanwhile (the outputs are discarded).
+  // A move_only task: the inputs change level, no file is written.
+  Result<bool> MoveSSTables(const std::shared_ptr<Table>& table, const CompactionTask& task,
+                            CompactionRecord record, int64_t started_nanos);
   Result<bool> InstallCompactionStep(const std::shared_ptr<Table>& table,
                                      const std::vector<uint64_t>& removed,
                                      const std::vector<Table::LiveSSTable>& outputs,

@@ -94,6 +94,16 @@ void Table::ReplaceSSTables(const std::vector<uint64_t>& removed, std::vector<Li
   bytes_compacted_ += bytes_compacted;
 }
 
+void Table::SetLevels(const std::map<uint64_t, uint32_t>& levels) {
+  std::lock_guard lock(mutex_);
+  auto next = std::make_shared<View>(*view_);
+  for (LiveSSTable& sstable : next->sstables) {
+    auto level = levels.find(sstable.generation);
+    if (level != levels.end()) sstable.level = level->second;
+  }
+  view_ = next;
+}
+
 void Table::NoteWriteTimestamp(int64_t timestamp) {
   int64_t seen = max_write_timestamp_.load(std::memory_order_relaxed);
   while (timestamp > seen &&

@@ -87,6 +87,8 @@ class Table {
                        uint64_t bytes_compacted,
                        const std::map<uint64_t, int64_t>& start_bounds = {});
   uint64_t bytes_compacted() const { return bytes_compacted_; }
+  // Records new levels for SSTables that move without a rewrite.
+  void SetLevels(const std::map<uint64_t, uint32_t>& levels);
 
   // Compaction bookkeeping (strategy, running tasks, statistics).
   TableCompactionState& compaction() { return compaction_; }

@@ -275,6 +275,31 @@ TEST_F(CompactionIteratorTest, ExpiredCellBecomesTombstoneAtItsWriteSecond) {
   EXPECT_EQ(run.stats.cells_purged, 0u);
 }
 
+// Rows that need no change are handed on as the merge built them, rows that
+// do are rewritten: interleaved in one partition, each keeps its own form.
+TEST_F(CompactionIteratorTest, UnchangedRowsAndRewrittenRowsInterleave) {
+  auto a = Input(
+      {Partition("k", {MakeRow(1, {Simple(1, Cell::Expiring(100, 5000, 1000, "a"))}, Marker(100)),
+                       MakeRow(2, {Simple(1, Cell::Expiring(100, 100, 1000, "b"))}, Marker(100)),
+                       MakeRow(3, {Simple(1, Cell::Live(100, "c"))}),
+                       MakeRow(4, {}, LivenessInfo{100, 100, 1100}),
+                       MakeRow(5, {Simple(1, Cell::Live(100, "e"))}, {}, Del(50, 900))})});
+  auto b = Input({Partition("k", {MakeRow(3, {Simple(1, Cell::Live(200, "C"))}),
+                                  MakeRow(6, {Simple(1, Cell::Tombstone(100, 1000))})})});
+  CompactionRun run = Compact({a, b}, 2000 - kGcGrace, 2000);
+  EXPECT_EQ(run.dump,
+            "k | 1{m=100 c1=a@100~5000/6000} 2{m=100 c1=X@100/1000} 3{c1=C@200} "
+            "4{m=100~100/1100} 5{del=50/900 c1=e@100} 6{c1=X@100/1000}\n");
+  EXPECT_EQ(run.stats.rows_written, 6u);
+  EXPECT_EQ(run.stats.expired_cells_converted, 1u);
+  // Past gc_grace, the deletions go and the rows left empty with them.
+  run = Compact({a, b}, 1999, 2000);
+  EXPECT_EQ(run.dump, "k | 1{m=100 c1=a@100~5000/6000} 2{m=100} 3{c1=C@200} 5{c1=e@100}\n");
+  EXPECT_EQ(run.stats.rows_written, 4u);
+  EXPECT_EQ(run.stats.expired_markers_purged, 1u);
+  EXPECT_EQ(run.stats.row_deletions_purged, 1u);
+}
+
 TEST_F(CompactionIteratorTest, ExpiredCellIsPurgedOnceItsWriteSecondPassesGcBefore) {
   auto in = Input({Partition(
       "k", {MakeRow(1, {Simple(1, Cell::Expiring(100, 100, 1000, "v"))}, Marker(100))})});

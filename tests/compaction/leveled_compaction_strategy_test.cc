@@ -234,6 +234,43 @@ TEST(LeveledCompactionStrategyTest, HighestLevelOverItsTargetGoesFirst) {
   EXPECT_FALSE(lcs.NextBackgroundTask(t.Snapshot()).has_value());
 }
 
+// single_sstable_uplevel: a lone L1 file that overlaps nothing in L2 moves
+// up without a rewrite; one that overlaps an L2 file is merged with it, and
+// without the option even a lone file is rewritten.
+TEST(LeveledCompactionStrategyTest, SingleSSTableUplevelMovesALoneFile) {
+  const Options moving = {
+      {"sstable_size_in_mb", "1"}, {"fanout_size", "2"}, {"single_sstable_uplevel", "true"}};
+  LeveledTable t;
+  for (uint64_t g = 1; g <= 3; ++g) {
+    t.Add(g, 1, 1024, static_cast<int64_t>(g) * 10, static_cast<int64_t>(g) * 10 + 9);
+  }
+  t.Add(11, 2, 1024, 100, 200);
+  LeveledCompactionStrategy lcs = Strategy(moving);
+  std::optional<CompactionTask> task = lcs.NextBackgroundTask(t.Snapshot());
+  ASSERT_TRUE(task.has_value());
+  EXPECT_EQ(task->inputs, Gens({1}));
+  EXPECT_EQ(task->output_level, 2u);
+  EXPECT_TRUE(task->move_only);
+  EXPECT_EQ(task->reason, "L1 score 1.500 -> L2: 1 sstables (moved up without a rewrite)");
+
+  LeveledCompactionStrategy rewriting = Strategy({{"sstable_size_in_mb", "1"}, {"fanout_size", "2"}});
+  task = rewriting.NextBackgroundTask(t.Snapshot());
+  ASSERT_TRUE(task.has_value());
+  EXPECT_EQ(task->inputs, Gens({1}));
+  EXPECT_FALSE(task->move_only);
+
+  LeveledTable overlapping;
+  for (uint64_t g = 1; g <= 3; ++g) {
+    overlapping.Add(g, 1, 1024, static_cast<int64_t>(g) * 10, static_cast<int64_t>(g) * 10 + 9);
+  }
+  overlapping.Add(11, 2, 1024, 5, 15);
+  LeveledCompactionStrategy lcs2 = Strategy(moving);
+  task = lcs2.NextBackgroundTask(overlapping.Snapshot());
+  ASSERT_TRUE(task.has_value());
+  EXPECT_EQ(task->inputs, Gens({1, 11}));
+  EXPECT_FALSE(task->move_only);
+}
+
 TEST(LeveledCompactionStrategyTest, LevelsAreCompactedRoundRobin) {
   LeveledCompactionStrategy lcs = Strategy({{"sstable_size_in_mb", "1"}, {"fanout_size", "2"}});
   LeveledTable t;

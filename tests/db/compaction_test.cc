@@ -520,6 +520,40 @@ TEST_F(IncrementalCompactionTest, NeedsFreeSpaceForAStepNotForTheTable) {
   ExpectEveryPartitionOnce();
 }
 
+// single_sstable_uplevel: with L1 over its target and L2 empty, each L1
+// file moves up without being rewritten, and the new levels survive a
+// reopen.
+TEST_F(IncrementalCompactionTest, SingleSSTableUplevelMovesFilesWithoutRewriting) {
+  const TableStats before = Stats();
+  ASSERT_EQ(before.sstables_per_level.size(), 2u);
+  ASSERT_GE(before.sstables_per_level[1], 3);  // about 0.6 MB each
+  TableOptions options = db_->GetTable("ks", "blobs")->options();
+  options.compaction = {{"class", "LeveledCompactionStrategy"},
+                        {"sstable_size_in_mb", "1"},
+                        {"fanout_size", "2"},
+                        {"single_sstable_uplevel", "true"}};
+  ASSERT_OK(db_->AlterTableOptions("ks", "blobs", options));
+  ASSERT_OK(db_->Compact("ks", "blobs"));
+  const TableStats after = Stats();
+  EXPECT_EQ(after.bytes_compacted, before.bytes_compacted);
+  EXPECT_EQ(after.sstable_count, before.sstable_count);
+  ASSERT_GE(after.sstables_per_level.size(), 3u);
+  // Moved until L1 is within its 2 MiB target.
+  EXPECT_LT(after.sstables_per_level[1], before.sstables_per_level[1]);
+  EXPECT_EQ(after.sstables_per_level[1] + after.sstables_per_level[2],
+            before.sstables_per_level[1]);
+  ASSERT_GT(after.compactions_completed, before.compactions_completed);
+  const CompactionRecord& moved = after.recent_compactions.back();
+  EXPECT_EQ(moved.outputs, moved.inputs);
+  EXPECT_EQ(moved.bytes_written, 0u);
+  ExpectEveryPartitionOnce();
+
+  db_.reset();
+  ASSERT_NO_FATAL_FAILURE(Open());
+  EXPECT_EQ(Stats().sstables_per_level, after.sstables_per_level);
+  ExpectEveryPartitionOnce();
+}
+
 TEST_F(IncrementalCompactionTest, CutShortItLeavesAConsistentPartialState) {
   const int64_t files_before = Stats().sstable_count;
   // The second output file of the next compaction cannot be created.
