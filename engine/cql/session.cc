@@ -1,0 +1,137 @@
+// CqlSession: parse (or take a prepared statement), bind, dispatch to the
+// statement's executor.
+#include <mutex>
+#include <type_traits>
+#include <variant>
+
+#include "cassette/cql.h"
+#include "engine/cql/ast.h"
+#include "engine/cql/execution_context.h"
+#include "engine/cql/modification_statement.h"
+#include "engine/cql/parser.h"
+#include "engine/cql/schema_statement.h"
+#include "engine/cql/select_statement.h"
+
+namespace cassette {
+
+namespace {
+
+// One mutex for the read-then-write of LWTs and counters of every session
+// in the process: simpler than one per Database and, with one node's worth
+// of conditional writes, never the bottleneck.
+std::mutex& SerialMutex() {
+  static std::mutex mutex;
+  return mutex;
+}
+
+template <class... Ts>
+struct Overloaded : Ts... {
+  using Ts::operator()...;
+};
+template <class... Ts>
+Overloaded(Ts...) -> Overloaded<Ts...>;
+
+Result<CqlResult> Dispatch(const cql::Statement& statement, const cql::ExecutionContext& context) {
+  using namespace cql;  // NOLINT: the statement types
+  return std::visit(
+      Overloaded{
+          [&](const SelectStatement& s) { return ExecuteSelect(s, context); },
+          [&](const InsertStatement& s) { return ExecuteInsert(s, context); },
+          [&](const UpdateStatement& s) { return ExecuteUpdate(s, context); },
+          [&](const DeleteStatement& s) { return ExecuteDelete(s, context); },
+          [&](const BatchStatement& s) { return ExecuteBatch(s, context); },
+          [&](const CreateKeyspaceStatement& s) { return ExecuteCreateKeyspace(s, context); },
+          [&](const AlterKeyspaceStatement& s) { return ExecuteAlterKeyspace(s, context); },
+          [&](const DropKeyspaceStatement& s) { return ExecuteDropKeyspace(s, context); },
+          [&](const CreateTableStatement& s) { return ExecuteCreateTable(s, context); },
+          [&](const AlterTableStatement& s) { return ExecuteAlterTable(s, context); },
+          [&](const DropTableStatement& s) { return ExecuteDropTable(s, context); },
+          [&](const TruncateStatement& s) { return ExecuteTruncate(s, context); },
+          [&](const UseStatement& s) { return ExecuteUse(s, context); },
+          [&](const DescribeStatement& s) { return ExecuteDescribe(s, context); },
+      },
+      statement);
+}
+
+}  // namespace
+
+namespace cql {
+
+Result<std::string> ResolveKeyspace(const QualifiedName& name, const ExecutionContext& context) {
+  if (!name.keyspace.empty()) return name.keyspace;
+  if (context.keyspace != nullptr && !context.keyspace->empty()) return *context.keyspace;
+  return Status::InvalidRequest(
+      "No keyspace has been specified. USE a keyspace, or explicitly specify keyspace.tablename");
+}
+
+}  // namespace cql
+
+int CqlPreparedStatement::bind_marker_count() const { return parsed_->bind_marker_count; }
+const std::vector<std::string>& CqlPreparedStatement::bind_names() const {
+  return parsed_->bind_names;
+}
+const std::string& CqlPreparedStatement::text() const { return parsed_->text; }
+
+struct CqlSession::State {
+  Database* db;
+  std::string keyspace;
+};
+
+CqlSession::CqlSession(Database* db) : state_(std::make_unique<State>(State{db, {}})) {}
+CqlSession::~CqlSession() = default;
+
+const std::string& CqlSession::keyspace() const { return state_->keyspace; }
+Database* CqlSession::database() const { return state_->db; }
+
+Result<CqlPreparedStatement> CqlSession::Prepare(std::string_view statement) {
+  CASSETTE_ASSIGN_OR_RETURN(cql::ParsedStatement parsed, cql::ParseStatement(statement));
+  CqlPreparedStatement prepared;
+  prepared.parsed_ = std::make_shared<const cql::ParsedStatement>(std::move(parsed));
+  return prepared;
+}
+
+Result<CqlResult> CqlSession::Execute(std::string_view statement, const std::vector<Value>& values,
+                                      const CqlQueryOptions& options) {
+  CASSETTE_ASSIGN_OR_RETURN(CqlPreparedStatement prepared, Prepare(statement));
+  return Execute(prepared, values, options);
+}
+
+Result<CqlResult> CqlSession::Execute(const CqlPreparedStatement& prepared,
+                                      const std::vector<Value>& values,
+                                      const CqlQueryOptions& options) {
+  const cql::ParsedStatement& parsed = *prepared.parsed_;
+  if (static_cast<int>(values.size()) != parsed.bind_marker_count) {
+    return Status::InvalidRequest("There were " + std::to_string(parsed.bind_marker_count) +
+                                  " markers(?) in CQL but " + std::to_string(values.size()) +
+                                  " bound variables");
+  }
+  cql::ExecutionContext context;
+  context.db = state_->db;
+  context.keyspace = &state_->keyspace;
+  context.values = &values;
+  context.options = &options;
+  context.serial_mutex = &SerialMutex();
+  context.now_micros = state_->db->NowMicros();
+  return Dispatch(parsed.statement, context);
+}
+
+Result<CqlResult> CqlSession::Execute(const CqlPreparedStatement& prepared,
+                                      const std::map<std::string, Value>& named_values,
+                                      const CqlQueryOptions& options) {
+  const std::vector<std::string>& names = prepared.parsed_->bind_names;
+  std::vector<Value> values;
+  values.reserve(names.size());
+  for (const std::string& name : names) {
+    if (name.empty()) {
+      return Status::InvalidRequest("Cannot bind by name: the statement has unnamed markers (?)");
+    }
+    auto it = named_values.find(name);
+    if (it == named_values.end()) {
+      return Status::InvalidRequest("Invalid unset value for column " + name);
+    }
+    values.push_back(it->second);
+  }
+  return Execute(prepared, values, options);
+}
+
+}  // namespace cassette
