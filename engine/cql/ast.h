@@ -39,6 +39,9 @@ struct Term {
     kCast,        // CAST(elements[0] AS type)
     kTypeHint,    // (type) elements[0]
     kNegate,      // -elements[0] where elements[0] is not a number constant
+    // elements[0] <op> elements[1], op in text: "+", "-", "*", "/", "%"
+    // (Cassandra 4's term arithmetic, e.g. toTimestamp(now()) - 1h).
+    kArithmetic,
   };
   // Constants as the lexer saw them.
   enum class Literal : uint8_t {
