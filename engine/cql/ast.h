@@ -72,6 +72,7 @@ struct Selector {
     kCountStar,  // COUNT(*) (also COUNT(1))
     kCast,       // CAST(args[0] AS cast_type)
     kTerm,       // a constant or bind marker selected as a value
+    kElement,    // args[0][term]: a map's value by key, a list's or set's element
   };
   Kind kind = Kind::kColumn;
   std::string column;    // kColumn, kWritetime, kTtl
