@@ -35,7 +35,10 @@ struct Term {
     kMap,         // {k: v, ...}: elements alternate key, value
     kEmptyBraces, // {}: an empty set or map, decided by the receiver
     kTuple,       // (a, b): elements
-    kFunction,    // name(args): elements are the arguments
+    kFunction,    // name(args): elements are the arguments. Arithmetic
+                  // `a + b` (also -, *, /, %) is a call of Cassandra's
+                  // operator functions _add, _substract, _multiply,
+                  // _divide, _modulo with elements {a, b}.
     kCast,        // CAST(elements[0] AS type)
     kTypeHint,    // (type) elements[0]
     kNegate,      // -elements[0] where elements[0] is not a number constant
@@ -81,6 +84,8 @@ struct Selector {
   std::string cast_type;  // kCast
   std::optional<Term> term;
   std::string alias;  // AS alias (empty: none)
+  // kColumn: `c[key]` selects one element of a map or set (Cassandra 4).
+  std::optional<Term> element;
   // The selector as Cassandra names its result column when unaliased
   // ("writetime(v)", "system.count(*)" is shown as "count", ...), filled
   // by the parser from the source text (lower-cased where CQL folds it).
@@ -275,6 +280,9 @@ struct DescribeStatement {
   Kind kind = Kind::kKeyspaces;
   std::string keyspace;  // kKeyspace (empty: the current one)
   QualifiedName table;   // kTable
+  // kTable from `DESCRIBE <name>` (no KEYSPACE/TABLE word): cqlsh describes
+  // the keyspace of that name if there is one, else the table.
+  bool keyspace_or_table = false;
 };
 
 using Statement =
