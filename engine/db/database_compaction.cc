@@ -246,7 +246,7 @@ Result<bool> DatabaseImpl::ExecuteCompaction(const std::shared_ptr<Table>& table
     }
     CASSETTE_ASSIGN_OR_RETURN(bool swapped,
                               InstallCompactionStep(table, to_remove, outputs, start_bounds));
-    if (!swapped) return false;  // the table was dropped meanwhile
+    if (!swapped) return false;  // the table was dropped or truncated meanwhile
     for (const Table::LiveSSTable& output : outputs) {
       record.outputs.push_back(output.generation);
       record.bytes_written += output.reader->file_size();
@@ -335,6 +335,19 @@ Result<bool> DatabaseImpl::InstallCompactionStep(const std::shared_ptr<Table>& t
       return false;
     }
     std::vector<SSTableEntry>& entries = table_state->second.sstables;
+    // A TRUNCATE meanwhile removed the inputs: the outputs hold truncated
+    // data and must never become live. (Every step that writes outputs
+    // releases or bounds at least one input, so the check sees it.)
+    auto is_live = [&](uint64_t generation) {
+      return std::any_of(entries.begin(), entries.end(),
+                         [&](const SSTableEntry& entry) { return entry.generation == generation; });
+    };
+    bool inputs_gone = !std::all_of(removed.begin(), removed.end(), is_live);
+    for (const auto& [generation, bound] : start_bounds) inputs_gone |= !is_live(generation);
+    if (inputs_gone) {
+      for (const Table::LiveSSTable& output : outputs) output.deleter->MarkObsolete();
+      return false;
+    }
     const std::vector<SSTableEntry> previous = entries;
     std::erase_if(entries, [&](const SSTableEntry& entry) {
       return std::count(removed.begin(), removed.end(), entry.generation) > 0;

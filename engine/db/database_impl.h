@@ -11,6 +11,7 @@
 #pragma once
 
 #include <atomic>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -48,6 +49,14 @@ class DatabaseImpl final : public Database {
   Status AlterTableOptions(const std::string& keyspace, const std::string& table,
                            const TableOptions& options,
                            std::vector<std::string>* warnings) override;
+  Status AddColumns(const std::string& keyspace, const std::string& table,
+                    const std::vector<ColumnDefinition>& columns) override;
+  Status DropColumns(const std::string& keyspace, const std::string& table,
+                     const std::vector<std::string>& columns, int64_t drop_timestamp) override;
+  Status RenameColumns(const std::string& keyspace, const std::string& table,
+                       const std::vector<std::pair<std::string, std::string>>& renames) override;
+  Status AlterKeyspace(const KeyspaceSchema& keyspace) override;
+  Status Truncate(const std::string& keyspace, const std::string& table) override;
   Result<TableSchema> GetTable(const std::string& keyspace,
                                const std::string& table) const override;
   Result<KeyspaceSchema> GetKeyspace(const std::string& name) const override;
@@ -73,6 +82,10 @@ class DatabaseImpl final : public Database {
   std::string CommitLogDir() const { return path_ + "/commitlog"; }
 
   Status CheckWritable() const;
+  // Applies `change` to a copy of the table's schema, validates it and
+  // makes it durable, then visible (ALTER TABLE ADD / DROP).
+  Status AlterTableSchema(const std::string& keyspace, const std::string& table,
+                          const std::function<Status(TableSchema&)>& change);
   Result<std::shared_ptr<Table>> FindTable(const std::string& keyspace,
                                            const std::string& table) const;
   Status LoadTables();

@@ -185,6 +185,96 @@ Status DatabaseImpl::AlterTableOptions(const std::string& keyspace, const std::s
   return Status::OK();
 }
 
+Status DatabaseImpl::AlterTableSchema(const std::string& keyspace, const std::string& table,
+                                      const std::function<Status(TableSchema&)>& change) {
+  CASSETTE_RETURN_IF_ERROR(CheckWritable());
+  CASSETTE_ASSIGN_OR_RETURN(std::shared_ptr<Table> target, FindTable(keyspace, table));
+  std::unique_lock lock(state_mutex_);
+  auto state = state_.tables.find(target->id());
+  if (state == state_.tables.end()) {  // dropped meanwhile
+    return Status::InvalidRequest("table " + table + " does not exist");
+  }
+  TableSchema updated = state->second.schema;
+  CASSETTE_RETURN_IF_ERROR(change(updated));
+  CASSETTE_RETURN_IF_ERROR(updated.Validate());
+  TableSchema previous = state->second.schema;
+  state->second.schema = updated;
+  Status s = PersistManifestLocked();
+  if (!s.ok()) {
+    state->second.schema = previous;
+    return s;
+  }
+  target->set_schema(std::move(updated));
+  return Status::OK();
+}
+
+Status DatabaseImpl::AddColumns(const std::string& keyspace, const std::string& table,
+                                const std::vector<ColumnDefinition>& columns) {
+  return AlterTableSchema(keyspace, table, [&](TableSchema& schema) {
+    for (const ColumnDefinition& column : columns) {
+      CASSETTE_RETURN_IF_ERROR(schema.AddColumn(column));
+    }
+    return Status::OK();
+  });
+}
+
+Status DatabaseImpl::DropColumns(const std::string& keyspace, const std::string& table,
+                                 const std::vector<std::string>& columns,
+                                 int64_t drop_timestamp) {
+  return AlterTableSchema(keyspace, table, [&](TableSchema& schema) {
+    for (const std::string& column : columns) {
+      CASSETTE_RETURN_IF_ERROR(schema.DropColumn(column, drop_timestamp));
+    }
+    return Status::OK();
+  });
+}
+
+Status DatabaseImpl::RenameColumns(
+    const std::string& keyspace, const std::string& table,
+    const std::vector<std::pair<std::string, std::string>>& renames) {
+  return AlterTableSchema(keyspace, table, [&](TableSchema& schema) -> Status {
+    std::vector<ColumnDefinition> columns = schema.columns();
+    const std::string qualified = schema.keyspace() + "." + schema.name();
+    for (const auto& [from, to] : renames) {
+      auto column = std::find_if(columns.begin(), columns.end(),
+                                 [&](const ColumnDefinition& c) { return c.name == from; });
+      if (column == columns.end()) {
+        return Status::InvalidRequest("Column " + from + " was not found in table " + qualified);
+      }
+      if (column->kind != ColumnKind::kPartitionKey && column->kind != ColumnKind::kClustering) {
+        return Status::InvalidRequest("Cannot rename non PRIMARY KEY column " + from);
+      }
+      if (std::any_of(columns.begin(), columns.end(),
+                      [&](const ColumnDefinition& c) { return c.name == to; })) {
+        return Status::InvalidRequest("Cannot rename column " + from + " to " + to +
+                                      " in table '" + qualified +
+                                      "'; another column with that name already exists");
+      }
+      column->name = to;
+    }
+    CASSETTE_ASSIGN_OR_RETURN(
+        TableSchema renamed,
+        TableSchema::Restore(schema.keyspace(), schema.name(), schema.id(), std::move(columns),
+                             schema.options(), schema.dropped_columns(), schema.next_column_id()));
+    schema = std::move(renamed);
+    return Status::OK();
+  });
+}
+
+Status DatabaseImpl::AlterKeyspace(const KeyspaceSchema& keyspace) {
+  CASSETTE_RETURN_IF_ERROR(CheckWritable());
+  std::unique_lock lock(state_mutex_);
+  auto it = state_.keyspaces.find(keyspace.name);
+  if (it == state_.keyspaces.end()) {
+    return Status::InvalidRequest("Keyspace '" + keyspace.name + "' doesn't exist");
+  }
+  const KeyspaceSchema previous = it->second;
+  it->second = keyspace;
+  Status s = PersistManifestLocked();
+  if (!s.ok()) it->second = previous;
+  return s;
+}
+
 Result<TableSchema> DatabaseImpl::GetTable(const std::string& keyspace,
                                            const std::string& table) const {
   CASSETTE_ASSIGN_OR_RETURN(std::shared_ptr<Table> found, FindTable(keyspace, table));

@@ -94,6 +94,16 @@ void Table::ReplaceSSTables(const std::vector<uint64_t>& removed, std::vector<Li
   bytes_compacted_ += bytes_compacted;
 }
 
+void Table::Truncate() {
+  std::lock_guard lock(mutex_);
+  for (const LiveSSTable& sstable : view_->sstables) {
+    if (sstable.deleter) sstable.deleter->MarkObsolete();
+  }
+  auto next = std::make_shared<View>();
+  next->active = std::make_shared<Memtable>();
+  view_ = std::move(next);
+}
+
 void Table::SetLevels(const std::map<uint64_t, uint32_t>& levels) {
   std::lock_guard lock(mutex_);
   auto next = std::make_shared<View>(*view_);

@@ -87,6 +87,11 @@ class Table {
                        uint64_t bytes_compacted,
                        const std::map<uint64_t, int64_t>& start_bounds = {});
   uint64_t bytes_compacted() const { return bytes_compacted_; }
+  // TRUNCATE: publishes an empty view (a new memtable, no flushing one, no
+  // SSTables) and marks every SSTable obsolete. REQUIRES: the manifest
+  // already records the truncation, the write barrier is held exclusively
+  // and flushes are serialized.
+  void Truncate();
   // Records new levels for SSTables that move without a rewrite.
   void SetLevels(const std::map<uint64_t, uint32_t>& levels);
 

@@ -23,6 +23,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cassette/mutation.h"
@@ -130,6 +131,25 @@ class Database {
   virtual Status AlterTableOptions(const std::string& keyspace, const std::string& table,
                                    const TableOptions& options,
                                    std::vector<std::string>* warnings = nullptr) = 0;
+  // ALTER TABLE ... ADD / DROP: the columns are added (ids assigned) or
+  // dropped (their cells with a timestamp <= drop_timestamp are ignored)
+  // all or none, with Cassandra's messages.
+  virtual Status AddColumns(const std::string& keyspace, const std::string& table,
+                            const std::vector<ColumnDefinition>& columns) = 0;
+  virtual Status DropColumns(const std::string& keyspace, const std::string& table,
+                             const std::vector<std::string>& columns,
+                             int64_t drop_timestamp) = 0;
+  // ALTER TABLE ... RENAME a TO b: renames primary-key columns (cells
+  // refer to column ids, so no data is rewritten). InvalidRequest with
+  // Cassandra's messages for a missing, non-key or clashing column.
+  virtual Status RenameColumns(const std::string& keyspace, const std::string& table,
+                               const std::vector<std::pair<std::string, std::string>>& renames) = 0;
+  // ALTER KEYSPACE: replaces the replication map and durable_writes.
+  virtual Status AlterKeyspace(const KeyspaceSchema& keyspace) = 0;
+  // TRUNCATE: removes every row of the table (memtables and SSTables),
+  // durably. The manifest rewrite is the commit point: once it returns,
+  // no crash or commit-log replay brings the removed data back.
+  virtual Status Truncate(const std::string& keyspace, const std::string& table) = 0;
   virtual Result<TableSchema> GetTable(const std::string& keyspace,
                                        const std::string& table) const = 0;
   virtual Result<KeyspaceSchema> GetKeyspace(const std::string& name) const = 0;
