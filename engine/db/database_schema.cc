@@ -219,8 +219,7 @@ Status DatabaseImpl::AddColumns(const std::string& keyspace, const std::string& 
 }
 
 Status DatabaseImpl::DropColumns(const std::string& keyspace, const std::string& table,
-                                 const std::vector<std::string>& columns,
-                                 int64_t drop_timestamp) {
+                                 const std::vector<std::string>& columns, int64_t drop_timestamp) {
   return AlterTableSchema(keyspace, table, [&](TableSchema& schema) {
     for (const std::string& column : columns) {
       CASSETTE_RETURN_IF_ERROR(schema.DropColumn(column, drop_timestamp));
@@ -246,8 +245,8 @@ Status DatabaseImpl::RenameColumns(
       }
       if (std::any_of(columns.begin(), columns.end(),
                       [&](const ColumnDefinition& c) { return c.name == to; })) {
-        return Status::InvalidRequest("Cannot rename column " + from + " to " + to +
-                                      " in table '" + qualified +
+        return Status::InvalidRequest("Cannot rename column " + from + " to " + to + " in table '" +
+                                      qualified +
                                       "'; another column with that name already exists");
       }
       column->name = to;

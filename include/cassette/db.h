@@ -137,8 +137,7 @@ class Database {
   virtual Status AddColumns(const std::string& keyspace, const std::string& table,
                             const std::vector<ColumnDefinition>& columns) = 0;
   virtual Status DropColumns(const std::string& keyspace, const std::string& table,
-                             const std::vector<std::string>& columns,
-                             int64_t drop_timestamp) = 0;
+                             const std::vector<std::string>& columns, int64_t drop_timestamp) = 0;
   // ALTER TABLE ... RENAME a TO b: renames primary-key columns (cells
   // refer to column ids, so no data is rewritten). InvalidRequest with
   // Cassandra's messages for a missing, non-key or clashing column.
