@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages cassette needs, only those missing.
+# libedit-dev: line editing and history for the interactive `cassette shell`.
 set -euo pipefail
 packages=(build-essential cmake ninja-build ccache pkg-config clang clang-format
           libzstd-dev libxxhash-dev libroaring-dev libgtest-dev libgmock-dev libbenchmark-dev
-          librocksdb-dev libleveldb-dev)
+          librocksdb-dev libleveldb-dev libedit-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

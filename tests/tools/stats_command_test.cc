@@ -1,0 +1,146 @@
+// `cassette stats` on a database filled through the C++ API, read through a
+// read-only second view while the first is still open.
+#include "tools/stats_command.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <sstream>
+
+namespace cassette::tools {
+namespace {
+
+constexpr int64_t kStart = 1705276800000000;  // 2024-01-15T00:00:00Z
+
+class StatsCommandTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    Options options;
+    options.file_system = fs_;
+    options.clock = clock_;
+    options.scheduler = std::make_shared<ManualScheduler>();
+    options.auto_compaction = false;
+    auto db = Database::Open(options, "/data");
+    ASSERT_TRUE(db.ok()) << db.status().ToString();
+    db_ = std::move(db).value();
+    ASSERT_TRUE(db_->CreateKeyspace({.name = "iot"}).ok());
+    TableOptions twcs;
+    twcs.compaction = {{"class", "TimeWindowCompactionStrategy"},
+                       {"compaction_window_unit", "HOURS"},
+                       {"compaction_window_size", "1"}};
+    twcs.default_time_to_live = 7200;
+    twcs.gc_grace_seconds = 0;
+    ASSERT_TRUE(db_->CreateTable(TableSchema("iot", "readings")
+                                     .AddPartitionKey("sensor", DataType::Text())
+                                     .AddClustering("ts", DataType::Timestamp())
+                                     .AddRegular("v", DataType::Double())
+                                     .WithOptions(twcs))
+                    .ok());
+    ASSERT_TRUE(db_->CreateTable(TableSchema("iot", "sensors")
+                                     .AddPartitionKey("sensor", DataType::Text())
+                                     .AddRegular("model", DataType::Text()))
+                    .ok());
+    for (int hour = 0; hour < 2; ++hour) {
+      Mutation reading("iot", "readings", {Value::Text("s1")});
+      reading.Insert({Value::Timestamp(kStart / 1000 + hour * 3600000LL)})
+          .Set("v", Value::Double(1.5));
+      ASSERT_TRUE(db_->Apply(reading).ok());
+      ASSERT_TRUE(db_->Flush().ok());
+      ASSERT_TRUE(clock_->Advance(3600LL * 1000000).ok());
+    }
+    Mutation sensor("iot", "sensors", {Value::Text("s1")});
+    sensor.Insert({}).Set("model", Value::Text("bme280"));
+    ASSERT_TRUE(db_->Apply(sensor).ok());
+    ASSERT_TRUE(db_->FlushTable("iot", "sensors").ok());
+  }
+
+  int Run(const std::string& format, const std::string& table) {
+    StatsSettings settings;
+    settings.data_dir = "/data";
+    settings.format = format == "json" ? OutputFormat::kJson : OutputFormat::kTable;
+    settings.table = table;
+    return RunStatsCommand(settings, fs_, out_, err_);
+  }
+
+  std::shared_ptr<MemFileSystem> fs_ = NewMemFileSystem();
+  std::shared_ptr<ManualClock> clock_ = std::make_shared<ManualClock>(kStart);
+  std::unique_ptr<Database> db_;
+  std::ostringstream out_;
+  std::ostringstream err_;
+};
+
+TEST_F(StatsCommandTest, JsonHasOneObjectPerTableWithTheDesignKeys) {
+  ASSERT_EQ(Run("json", ""), 0) << err_.str();
+  std::istringstream lines(out_.str());
+  std::vector<std::string> objects;
+  for (std::string line; std::getline(lines, line);) objects.push_back(line);
+  ASSERT_EQ(objects.size(), 2u) << out_.str();
+  for (const std::string& object : objects) {
+    for (const char* key :
+         {"\"keyspace\":\"iot\"", "\"sstable_count\":", "\"live_bytes\":", "\"bytes_on_disk\":",
+          "\"bytes_written_by_users\":", "\"bytes_flushed\":", "\"bytes_compacted\":0",
+          "\"write_amplification\":", "\"partition_size_p50\":", "\"partition_size_p99\":",
+          "\"partition_size_max\":", "\"tombstone_cells\":0", "\"sstables_per_window\":{"}) {
+      EXPECT_NE(object.find(key), std::string::npos) << key << " in " << object;
+    }
+    EXPECT_EQ(object.front(), '{');
+    EXPECT_EQ(object.back(), '}');
+  }
+  // Tables in name order; only the TWCS table has windows and an expiry.
+  EXPECT_EQ(
+      objects[0].rfind("{\"keyspace\":\"iot\",\"table\":\"readings\",\"sstable_count\":2,", 0), 0u)
+      << objects[0];
+  EXPECT_NE(objects[0].find("\"sstables_per_window\":{\"2024-01-15T00:00:00Z\":1,"
+                            "\"2024-01-15T01:00:00Z\":1}"),
+            std::string::npos)
+      << objects[0];
+  EXPECT_NE(objects[0].find("\"expiry\":[{\"window\":\"2024-01-15T00:00:00Z\""), std::string::npos)
+      << objects[0];
+  EXPECT_EQ(objects[1].rfind("{\"keyspace\":\"iot\",\"table\":\"sensors\",\"sstable_count\":1,", 0),
+            0u)
+      << objects[1];
+  EXPECT_NE(objects[1].find("\"sstables_per_window\":{}"), std::string::npos);
+  EXPECT_EQ(objects[1].find("\"expiry\""), std::string::npos);
+}
+
+TEST_F(StatsCommandTest, TableModeLooksLikeNodetoolTablestats) {
+  ASSERT_EQ(Run("table", "iot.readings"), 0) << err_.str();
+  const std::string out = out_.str();
+  EXPECT_EQ(out.rfind("Total number of tables: 1\n----------------\nKeyspace : iot\n"
+                      "\t\tTable: readings\n\t\tSSTable count: 2\n",
+                      0),
+            0u)
+      << out;
+  EXPECT_NE(out.find("\t\tSSTables in each window: 2024-01-15T00:00:00Z=1, "
+                     "2024-01-15T01:00:00Z=1\n"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("\t\tExpiry by window:\n\t\t\t2024-01-15T00:00:00Z: SSTables ["),
+            std::string::npos)
+      << out;
+  // Expired once the TTL (2 h) has passed; gc_grace_seconds is 0. The view
+  // reads the system clock, long after: everything is droppable now.
+  EXPECT_NE(out.find("all droppable at 2024-01-15T02:00:01Z"), std::string::npos) << out;
+  EXPECT_NE(out.find(" 0 bytes live, "), std::string::npos) << out;
+  EXPECT_EQ(out.find("SSTables in each level"), std::string::npos) << out;
+}
+
+TEST_F(StatsCommandTest, SelectsOneKeyspace) {
+  ASSERT_EQ(Run("json", "iot"), 0) << err_.str();
+  const std::string out = out_.str();
+  EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 2);
+}
+
+TEST_F(StatsCommandTest, UnknownTableOrDirectoryFails) {
+  EXPECT_EQ(Run("json", "iot.nosuch"), 1);
+  EXPECT_NE(err_.str().find("cassette stats: "), std::string::npos);
+  err_.str("");
+  StatsSettings settings;
+  settings.data_dir = "/nowhere";
+  EXPECT_EQ(RunStatsCommand(settings, fs_, out_, err_), 1);
+  EXPECT_EQ(err_.str().rfind("cassette stats: cannot open /nowhere: NotFound: ", 0), 0u)
+      << err_.str();
+}
+
+}  // namespace
+}  // namespace cassette::tools

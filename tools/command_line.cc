@@ -1,0 +1,152 @@
+#include "tools/command_line.h"
+
+#include <optional>
+#include <utility>
+
+#include "tools/time_text.h"
+
+namespace cassette::tools {
+
+namespace {
+
+// Walks the arguments; a flag's value is the next argument or follows '='
+// (--format=json).
+class ArgumentCursor {
+ public:
+  explicit ArgumentCursor(const std::vector<std::string>& args) : args_(args) {}
+  bool done() const { return index_ >= args_.size(); }
+  // The next argument's flag part ("--format" of "--format=json").
+  std::string NextFlag() {
+    const std::string& arg = args_[index_++];
+    inline_value_.reset();
+    const size_t eq = arg.find('=');
+    if (arg.rfind("--", 0) == 0 && eq != std::string::npos) {
+      inline_value_ = arg.substr(eq + 1);
+      return arg.substr(0, eq);
+    }
+    return arg;
+  }
+  Result<std::string> Value(const std::string& flag) {
+    if (inline_value_) return *std::exchange(inline_value_, std::nullopt);
+    if (done()) return Status::InvalidArgument(flag + " needs a value");
+    return args_[index_++];
+  }
+
+ private:
+  const std::vector<std::string>& args_;
+  size_t index_ = 0;
+  std::optional<std::string> inline_value_;
+};
+
+Result<OutputFormat> ParseFormat(const std::string& text) {
+  if (text == "table") return OutputFormat::kTable;
+  if (text == "json") return OutputFormat::kJson;
+  return Status::InvalidArgument("--format must be table or json, not '" + text + "'");
+}
+
+Result<std::optional<int64_t>> ParseClock(const std::string& text) {
+  if (text == "system") return std::optional<int64_t>();
+  const std::string prefix = "manual:";
+  if (text.rfind(prefix, 0) != 0) {
+    return Status::InvalidArgument("--clock must be system or manual:<ISO-8601>, not '" + text +
+                                   "'");
+  }
+  CASSETTE_ASSIGN_OR_RETURN(int64_t micros, ParseIsoMicros(text.substr(prefix.size())));
+  return std::optional<int64_t>(micros);
+}
+
+Result<CommitLogSync> ParseSync(const std::string& text) {
+  if (text == "periodic") return CommitLogSync::kPeriodic;
+  if (text == "group") return CommitLogSync::kGroup;
+  if (text == "batch") return CommitLogSync::kBatch;
+  return Status::InvalidArgument("--commitlog-sync must be periodic, group or batch, not '" + text +
+                                 "'");
+}
+
+}  // namespace
+
+Result<ShellSettings> ParseShellArguments(const std::vector<std::string>& args) {
+  ShellSettings settings;
+  ArgumentCursor cursor(args);
+  while (!cursor.done()) {
+    const std::string flag = cursor.NextFlag();
+    if (flag == "--data") {
+      CASSETTE_ASSIGN_OR_RETURN(settings.data_dir, cursor.Value(flag));
+    } else if (flag == "--clock") {
+      CASSETTE_ASSIGN_OR_RETURN(std::string value, cursor.Value(flag));
+      CASSETTE_ASSIGN_OR_RETURN(settings.manual_clock_micros, ParseClock(value));
+    } else if (flag == "--format") {
+      CASSETTE_ASSIGN_OR_RETURN(std::string value, cursor.Value(flag));
+      CASSETTE_ASSIGN_OR_RETURN(settings.format, ParseFormat(value));
+    } else if (flag == "--commitlog-sync") {
+      CASSETTE_ASSIGN_OR_RETURN(std::string value, cursor.Value(flag));
+      CASSETTE_ASSIGN_OR_RETURN(settings.commitlog_sync, ParseSync(value));
+    } else if (flag == "-e" || flag == "--execute") {
+      if (settings.execute) return Status::InvalidArgument("-e given twice");
+      CASSETTE_ASSIGN_OR_RETURN(settings.execute, cursor.Value(flag));
+    } else if (flag == "-f" || flag == "--file") {
+      if (settings.file) return Status::InvalidArgument("-f given twice");
+      CASSETTE_ASSIGN_OR_RETURN(settings.file, cursor.Value(flag));
+    } else if (flag == "--fail-fast") {
+      settings.fail_fast = true;
+    } else {
+      return Status::InvalidArgument("unknown argument to cassette shell: '" + flag + "'");
+    }
+  }
+  if (settings.execute && settings.file) {
+    return Status::InvalidArgument("-e and -f cannot be used together");
+  }
+  if (settings.data_dir.empty()) return Status::InvalidArgument("--data needs a directory");
+  return settings;
+}
+
+Result<StatsSettings> ParseStatsArguments(const std::vector<std::string>& args) {
+  StatsSettings settings;
+  ArgumentCursor cursor(args);
+  while (!cursor.done()) {
+    const std::string flag = cursor.NextFlag();
+    if (flag == "--data") {
+      CASSETTE_ASSIGN_OR_RETURN(settings.data_dir, cursor.Value(flag));
+    } else if (flag == "--format") {
+      CASSETTE_ASSIGN_OR_RETURN(std::string value, cursor.Value(flag));
+      CASSETTE_ASSIGN_OR_RETURN(settings.format, ParseFormat(value));
+    } else if (!flag.empty() && flag[0] != '-' && settings.table.empty()) {
+      settings.table = flag;
+    } else {
+      return Status::InvalidArgument("unknown argument to cassette stats: '" + flag + "'");
+    }
+  }
+  if (settings.data_dir.empty()) return Status::InvalidArgument("--data needs a directory");
+  return settings;
+}
+
+std::string UsageText() {
+  return R"(Usage:
+  cassette shell [--data DIR] [--clock system|manual:<ISO-8601>] [--format table|json]
+                 [--commitlog-sync periodic|group|batch] [-e STATEMENTS] [-f FILE] [--fail-fast]
+  cassette stats [--data DIR] [--format table|json] [ks.table]
+  cassette --help
+
+cassette shell runs CQL statements separated by ';' from -e, -f or standard
+input (interactive, with line editing and history, on a terminal) against the
+embedded database in DIR (default ./data). Besides CQL it takes these
+directives:
+  FLUSH [ks.table];                 write memtables to SSTables
+  COMPACT [ks.table];               run the compaction strategy until it rests
+  COMPACT MAJOR [ks.table];         compact all SSTables of a table into one
+  CLOCK SET '<ISO-8601>';           set the manual clock (never backwards)
+  CLOCK ADVANCE <n> SECONDS|MINUTES|HOURS|DAYS;
+  TRACING ON|OFF;  PAGING ON|OFF|<n>;  EXPAND ON|OFF;  CONSISTENCY [level];
+  SOURCE 'file';  USE ks;  DESCRIBE ...;  EXIT;
+With --clock manual:<time> nothing runs in the background: flushes happen on
+FLUSH or when a memtable fills, compactions only on COMPACT.
+
+cassette stats prints per-table statistics (SSTables, bytes, write
+amplification, partition sizes, tombstones, TWCS windows and why their data
+is still on disk), opening DIR read-only beside a running process.
+
+Exit status: 0 success, 1 a statement or the command failed, 2 usage error.
+)";
+}
+
+}  // namespace cassette::tools

@@ -1,0 +1,242 @@
+#include "tools/shell.h"
+
+#include <cctype>
+
+#include "tools/json_output.h"
+#include "tools/table_output.h"
+
+namespace cassette::tools {
+
+namespace {
+
+bool IsBlank(std::string_view text) {
+  for (char c : text) {
+    if (std::isspace(static_cast<unsigned char>(c)) == 0) return false;
+  }
+  return true;
+}
+
+std::string_view Trim(std::string_view text) {
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front())) != 0) {
+    text.remove_prefix(1);
+  }
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back())) != 0) {
+    text.remove_suffix(1);
+  }
+  return text;
+}
+
+// The statement's first keyword in lower case ("select", "describe", ...).
+std::string FirstKeyword(std::string_view statement) {
+  statement = Trim(statement);
+  std::string word;
+  for (char c : statement) {
+    if (std::isalpha(static_cast<unsigned char>(c)) == 0) break;
+    word += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  return word;
+}
+
+void AddStats(const ReadStats& page, ReadStats* total) {
+  total->partitions_read += page.partitions_read;
+  total->sstables_read += page.sstables_read;
+  total->sstables_skipped += page.sstables_skipped;
+  total->memtables_read += page.memtables_read;
+  total->live_rows += page.live_rows;
+  total->tombstone_cells += page.tombstone_cells;
+  total->blocks_read += page.blocks_read;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Shell>> Shell::Open(const ShellSettings& settings,
+                                           std::shared_ptr<FileSystem> file_system,
+                                           const ShellIo& io) {
+  std::unique_ptr<Shell> shell(new Shell(settings, io));
+  Options options;
+  options.file_system = std::move(file_system);
+  options.commitlog_sync = settings.commitlog_sync;
+  if (settings.manual_clock_micros) {
+    // Nothing may happen by itself: the same script gives the same result.
+    shell->manual_clock_ = std::make_shared<ManualClock>(*settings.manual_clock_micros);
+    shell->manual_scheduler_ = std::make_shared<ManualScheduler>();
+    options.clock = shell->manual_clock_;
+    options.scheduler = shell->manual_scheduler_;
+    options.auto_compaction = false;
+  }
+  CASSETTE_ASSIGN_OR_RETURN(shell->db_, Database::Open(options, settings.data_dir));
+  shell->session_ = std::make_unique<CqlSession>(shell->db_.get());
+  return shell;
+}
+
+Shell::Shell(const ShellSettings& settings, const ShellIo& io)
+    : format_(settings.format), fail_fast_(settings.fail_fast), io_(io) {
+  stdin_input_.source = "<stdin>";
+  stdin_input_.show_location = !io.tty;
+}
+
+Shell::~Shell() { Close().IgnoreError(); }
+
+Status Shell::Close() {
+  if (closed_ || db_ == nullptr) return Status::OK();
+  closed_ = true;
+  session_.reset();
+  Status status = db_->Close();
+  if (manual_scheduler_) manual_scheduler_->RunUntilIdle();
+  return status;
+}
+
+std::string Shell::Prompt() const {
+  if (!IsBlank(stdin_input_.pending)) return "   ... ";
+  const std::string& keyspace = session_->keyspace();
+  return keyspace.empty() ? "cassette> " : "cassette:" + keyspace + "> ";
+}
+
+void Shell::RunScript(std::string_view text, const std::string& source) {
+  Input input;
+  input.source = source;
+  input.show_location = true;
+  RunLines(&input, text);
+}
+
+void Shell::RunLines(Input* input, std::string_view text) {
+  size_t start = 0;
+  while (start < text.size() && !stopped_) {
+    size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    ProcessLine(input, text.substr(start, end - start));
+    start = end + 1;
+  }
+  FinishSource(input);
+}
+
+void Shell::FeedLine(std::string_view line) { ProcessLine(&stdin_input_, line); }
+
+void Shell::FinishInput() { FinishSource(&stdin_input_); }
+
+void Shell::ProcessLine(Input* input, std::string_view line) {
+  ++input->line;
+  if (stopped_) return;
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  // cqlsh's own commands end at the end of their line even without ';'.
+  if (IsBlank(input->pending) && line.find(';') == std::string_view::npos && EndsAtNewline(line)) {
+    input->pending.clear();
+    ExecuteStatement(line, *input);
+    return;
+  }
+  input->pending.append(line);
+  input->pending.push_back('\n');
+  std::string rest;
+  const std::vector<std::string> statements = SplitCqlStatements(input->pending, &rest);
+  input->pending = std::move(rest);
+  for (const std::string& statement : statements) {
+    if (stopped_) break;
+    ExecuteStatement(statement, *input);
+  }
+}
+
+void Shell::FinishSource(Input* input) {
+  if (!stopped_ && !IsBlank(input->pending)) {
+    ReportFailure(Status::SyntaxError("Incomplete statement at end of file"), ErrorOrigin::kShell,
+                  *input);
+  }
+  input->pending.clear();
+}
+
+void Shell::ExecuteStatement(std::string_view statement, const Input& input) {
+  statement = Trim(statement);
+  if (statement.empty()) return;
+  if (std::optional<Result<Directive>> directive = ParseDirective(statement)) {
+    if (directive->ok()) {
+      RunDirective(**directive, input);
+    } else {
+      ReportFailure(directive->status(), ErrorOrigin::kShell, input);
+    }
+  } else {
+    ExecuteCql(statement, input);
+  }
+  RunQueuedWork();
+  io_.out->flush();
+}
+
+void Shell::ExecuteCql(std::string_view statement, const Input& input) {
+  Result<CqlResult> result = FetchAllPages(statement);
+  if (!result.ok()) {
+    ReportFailure(result.status(), ErrorOrigin::kServer, input);
+    return;
+  }
+  PrintResult(statement, *result);
+}
+
+Result<CqlResult> Shell::FetchAllPages(std::string_view statement) {
+  CASSETTE_ASSIGN_OR_RETURN(CqlPreparedStatement prepared, session_->Prepare(statement));
+  const std::vector<Value> no_values;
+  CqlQueryOptions options;
+  options.page_size = paging_ ? page_size_ : 0;
+  CASSETTE_ASSIGN_OR_RETURN(CqlResult result, session_->Execute(prepared, no_values, options));
+  // Like cqlsh, the shell shows every page: the rows are those of an
+  // unpaged query except where Cassandra refuses to page.
+  while (!result.paging_state.empty()) {
+    options.paging_state = result.paging_state;
+    CASSETTE_ASSIGN_OR_RETURN(CqlResult page, session_->Execute(prepared, no_values, options));
+    if (page.paging_state == options.paging_state) {
+      return Status::ReadFailure("paging did not advance past the same position");
+    }
+    for (auto& row : page.rows) result.rows.push_back(std::move(row));
+    for (auto& warning : page.warnings) result.warnings.push_back(std::move(warning));
+    AddStats(page.stats, &result.stats);
+    result.paging_state = std::move(page.paging_state);
+  }
+  return result;
+}
+
+void Shell::PrintResult(std::string_view statement, const CqlResult& result) {
+  const std::string keyword = FirstKeyword(statement);
+  const bool is_select = keyword == "select";
+  const bool is_describe = keyword == "describe" || keyword == "desc";
+  const bool returns_rows = result.kind == CqlResult::Kind::kRows;
+  if (format_ == OutputFormat::kJson) {
+    if (returns_rows) {
+      *io_.out << JsonRowsLine(result) << "\n";
+      if (tracing_ && is_select) *io_.out << JsonTraceLine(result.stats) << "\n";
+    }
+    // The json stream stays machine-readable: warnings go to stderr.
+    *io_.err << FormatWarnings(result.warnings);
+    return;
+  }
+  const TableLayout layout{.tty = io_.tty, .expand = expand_};
+  if (returns_rows) {
+    if (is_describe && !result.describe_text.empty()) {
+      *io_.out << result.describe_text;
+      if (result.describe_text.back() != '\n') *io_.out << "\n";
+    } else if (is_select) {
+      *io_.out << FormatSelectTable(ToTextTable(result), layout);
+    } else {
+      *io_.out << FormatStatementRows(ToTextTable(result), layout);
+    }
+  }
+  *io_.out << FormatWarnings(result.warnings);
+  if (tracing_ && is_select) *io_.out << FormatReadTrace(result.stats, layout);
+}
+
+void Shell::ReportFailure(const Status& status, ErrorOrigin origin, const Input& input) {
+  ++failed_statements_;
+  if (fail_fast_) stopped_ = true;
+  if (format_ == OutputFormat::kJson) {
+    *io_.out << JsonErrorLine(status) << "\n";
+    io_.out->flush();
+    return;
+  }
+  std::string line;
+  if (input.show_location) line = input.source + ":" + std::to_string(input.line) + ":";
+  line += origin == ErrorOrigin::kShell ? status.message() : FormatCqlshError(status);
+  io_.out->flush();
+  *io_.err << line << "\n";
+  io_.err->flush();
+}
+
+void Shell::RunQueuedWork() {
+  if (manual_scheduler_) manual_scheduler_->RunUntilIdle();
+}
+
+}  // namespace cassette::tools

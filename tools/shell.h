@@ -1,0 +1,131 @@
+// Shell: `cassette shell` without the terminal. Takes script text or lines,
+// splits them into statements (SplitCqlStatements), runs shell directives
+// itself and CQL through a CqlSession, and prints results as cqlsh does
+// (--format table) or as one JSON line per result (--format json).
+//
+// Failed statements are reported and counted; the shell goes on unless
+// --fail-fast, then ignores everything after the first failure.
+// Thread-compatible: one thread drives a Shell.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <ostream>
+#include <string>
+#include <string_view>
+
+#include "cassette/cql.h"
+#include "cassette/db.h"
+#include "cassette/file_system.h"
+#include "cassette/status.h"
+#include "tools/command_line.h"
+#include "tools/shell_directives.h"
+
+namespace cassette::tools {
+
+// Where the shell writes, and whether a person is typing.
+struct ShellIo {
+  std::ostream* out = nullptr;  // results (and json error lines)
+  std::ostream* err = nullptr;  // table-mode errors, json-mode warnings
+  // Input from a terminal: errors carry no "<file>:<line>:" prefix and
+  // cqlsh's terminal layout is used.
+  bool tty = false;
+};
+
+class Shell {
+ public:
+  // Opens settings.data_dir on `file_system`. With a manual clock, jobs go
+  // to a ManualScheduler the shell drains after each statement (a memtable
+  // that filled is flushed then) and compaction runs only on COMPACT.
+  static Result<std::unique_ptr<Shell>> Open(const ShellSettings& settings,
+                                             std::shared_ptr<FileSystem> file_system,
+                                             const ShellIo& io);
+  ~Shell();
+  Shell(const Shell&) = delete;
+  Shell& operator=(const Shell&) = delete;
+
+  // Runs every statement of `text` (-e, -f, SOURCE); errors are located as
+  // "<source>:<line>:". An unfinished last statement is an error.
+  void RunScript(std::string_view text, const std::string& source);
+  // Line by line from standard input (a terminal or a pipe).
+  void FeedLine(std::string_view line);
+  // End of standard input.
+  void FinishInput();
+
+  // "cassette> ", "cassette:ks> ", or "   ... " inside a statement.
+  std::string Prompt() const;
+  // After EXIT/QUIT, or the first failure with --fail-fast.
+  bool stopped() const { return stopped_; }
+  int failed_statements() const { return failed_statements_; }
+  // 0 when every statement succeeded, else 1.
+  int ExitCode() const { return failed_statements_ > 0 ? 1 : 0; }
+
+  // Closes the database (syncing the commit log); a failure counts.
+  Status Close();
+
+  Database* database() const { return db_.get(); }
+  CqlSession* session() const { return session_.get(); }
+
+ private:
+  // Statements being read from one source.
+  struct Input {
+    std::string source;
+    int line = 0;
+    std::string pending;  // text of an unfinished statement
+    bool show_location = true;
+    int depth = 0;  // SOURCE nesting
+  };
+  // Whether a directive's failure is the shell's (printed as its bare
+  // message) or the database's (printed as cqlsh prints server errors).
+  enum class ErrorOrigin : uint8_t { kShell, kServer };
+
+  Shell(const ShellSettings& settings, const ShellIo& io);
+
+  // Every line of `text`, then the end of the source.
+  void RunLines(Input* input, std::string_view text);
+  void ProcessLine(Input* input, std::string_view line);
+  void FinishSource(Input* input);
+  void ExecuteStatement(std::string_view statement, const Input& input);
+  void ExecuteCql(std::string_view statement, const Input& input);
+  Result<CqlResult> FetchAllPages(std::string_view statement);
+  void PrintResult(std::string_view statement, const CqlResult& result);
+  void ReportFailure(const Status& status, ErrorOrigin origin, const Input& input);
+  // Runs jobs queued on the manual scheduler (flushes of full memtables).
+  void RunQueuedWork();
+
+  // shell_directives_runner.cc
+  void RunDirective(const Directive& directive, const Input& input);
+  Status ForEachTable(const Directive& directive,
+                      const std::function<Status(const std::string&, const std::string&)>& run);
+  Status SetClock(const Directive& directive);
+  void PrintInfo(const std::string& line);
+  void PrintNotice(const std::string& line);
+  void RunSwitch(const Directive& directive, const char* command, const char* description,
+                 bool* state);
+
+  const OutputFormat format_;
+  const bool fail_fast_;
+  const ShellIo io_;
+  std::shared_ptr<ManualClock> manual_clock_;
+  std::shared_ptr<ManualScheduler> manual_scheduler_;
+  std::unique_ptr<Database> db_;
+  std::unique_ptr<CqlSession> session_;
+  Input stdin_input_;
+
+  bool tracing_ = false;
+  bool expand_ = false;
+  bool paging_ = true;
+  int32_t page_size_ = kDefaultPageSize;
+  std::string consistency_ = "ONE";
+  std::string serial_consistency_ = "SERIAL";
+
+  bool stopped_ = false;
+  bool closed_ = false;
+  int failed_statements_ = 0;
+
+  static constexpr int32_t kDefaultPageSize = 100;
+  static constexpr int kMaxSourceDepth = 16;
+};
+
+}  // namespace cassette::tools

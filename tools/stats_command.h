@@ -1,0 +1,27 @@
+// `cassette stats`: per-table statistics (nodetool tablestats), read from a
+// read-only second view of the data directory, so it works beside a shell
+// or an application holding the directory.
+#pragma once
+
+#include <memory>
+#include <ostream>
+#include <string>
+
+#include "cassette/db.h"
+#include "cassette/file_system.h"
+#include "tools/command_line.h"
+
+namespace cassette::tools {
+
+// Prints the statistics of the selected tables; returns the exit code
+// (0, or 1 with the reason on `err`).
+int RunStatsCommand(const StatsSettings& settings, std::shared_ptr<FileSystem> file_system,
+                    std::ostream& out, std::ostream& err);
+
+// One table's statistics as one JSON object (one line), with at least the
+// keys DESIGN.md lists; `windows` (TWCS tables) adds "expiry".
+std::string TableStatsJson(const TableStats& stats, const std::vector<CompactionWindow>* windows);
+// The nodetool-style block of one table.
+std::string TableStatsText(const TableStats& stats, const std::vector<CompactionWindow>* windows);
+
+}  // namespace cassette::tools

@@ -1,0 +1,22 @@
+// ISO-8601 instants as the shell reads them (--clock manual:<time>, CLOCK
+// SET) and prints them (stats windows, expiry times).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "cassette/status.h"
+
+namespace cassette::tools {
+
+// Any timestamp literal CQL accepts ("2024-01-15T00:00:00Z",
+// "2024-01-15 10:15:00+0000", "2024-01-15"), to microseconds since the
+// epoch. InvalidArgument names the text when it is not one.
+Result<int64_t> ParseIsoMicros(std::string_view text);
+
+// "2024-01-15T10:15:00Z" (milliseconds shown only when not zero), the form
+// the database uses for window starts.
+std::string FormatIsoMicros(int64_t micros);
+
+}  // namespace cassette::tools
