@@ -1,16 +1,462 @@
-// PLACEHOLDER (replaced by the modification work).
+// INSERT, UPDATE, DELETE and BATCH: each statement becomes a WritePlan
+// (validated, terms evaluated), then mutations applied in one atomic
+// Database::ApplyBatch. Conditional statements, counters and list
+// operations that need the current value run under the serial mutex.
 #include "engine/cql/modification_statement.h"
+
+#include <algorithm>
+#include <mutex>
+#include <utility>
+
+#include "engine/cql/conditions.h"
+#include "engine/cql/json_insert.h"
+#include "engine/cql/mutation_builder.h"
+#include "engine/cql/term_evaluator.h"
+#include "engine/cql/write_operations.h"
+#include "engine/cql/write_restrictions.h"
+
 namespace cassette::cql {
-Result<CqlResult> ExecuteInsert(const InsertStatement&, const ExecutionContext&) {
-  return Status::NotSupported("pending");
+
+namespace {
+
+constexpr int64_t kMaxTtlSeconds = 630720000;  // 20 years, Cassandra's MAX_TTL
+
+Result<TableSchema> LookupTable(const QualifiedName& name, const ExecutionContext& context) {
+  CASSETTE_ASSIGN_OR_RETURN(std::string keyspace, ResolveKeyspace(name, context));
+  return context.db->GetTable(keyspace, name.name);
 }
-Result<CqlResult> ExecuteUpdate(const UpdateStatement&, const ExecutionContext&) {
-  return Status::NotSupported("pending");
+
+bool IsCounterTable(const TableSchema& schema) {
+  return std::any_of(schema.columns().begin(), schema.columns().end(),
+                     [](const ColumnDefinition& c) { return c.type.kind() == TypeKind::kCounter; });
 }
-Result<CqlResult> ExecuteDelete(const DeleteStatement&, const ExecutionContext&) {
-  return Status::NotSupported("pending");
+
+// USING TIMESTAMP / TTL, checked as Cassandra's Attributes checks them.
+Status EvaluateUsing(const UsingClause& using_clause, const ExecutionContext& context,
+                     WritePlan* plan) {
+  if (using_clause.timestamp) {
+    CASSETTE_ASSIGN_OR_RETURN(Value ts, EvaluateTerm(*using_clause.timestamp, DataType::Bigint(),
+                                                     "[timestamp]", context));
+    if (ts.is_null()) return Status::InvalidRequest("Invalid null value of timestamp");
+    if (ts.AsInt64() == INT64_MIN) {
+      return Status::InvalidRequest(
+          "Out of bound timestamp, must be in [-9223372036854775807, 9223372036854775807]");
+    }
+    plan->timestamp = ts.AsInt64();
+  }
+  if (using_clause.ttl) {
+    CASSETTE_ASSIGN_OR_RETURN(Value ttl,
+                              EvaluateTerm(*using_clause.ttl, DataType::Int(), "[ttl]", context));
+    // A null TTL means no expiry (it does not fall back to the table default).
+    const int64_t seconds = ttl.is_null() ? 0 : ttl.AsInt64();
+    if (seconds < 0) {
+      return Status::InvalidRequest("A TTL must be greater or equal to 0, but was " +
+                                    std::to_string(seconds));
+    }
+    if (seconds > kMaxTtlSeconds) {
+      return Status::InvalidRequest("ttl is too large. requested (" + std::to_string(seconds) +
+                                    ") maximum (" + std::to_string(kMaxTtlSeconds) + ")");
+    }
+    plan->ttl = static_cast<int32_t>(seconds);
+  }
+  return Status::OK();
 }
-Result<CqlResult> ExecuteBatch(const BatchStatement&, const ExecutionContext&) {
-  return Status::NotSupported("pending");
+
+// The checks every modification shares (Cassandra's ModificationStatement
+// constructor and validate()), once the plan is complete.
+Status ValidatePlan(const WritePlan& plan) {
+  if (plan.is_counter && plan.timestamp) {
+    return Status::InvalidRequest("Cannot provide custom timestamp for counter updates");
+  }
+  if (plan.is_counter && plan.ttl) {
+    return Status::InvalidRequest("Cannot provide custom TTL for counter updates");
+  }
+  if (plan.condition_kind == ConditionKind::kNone) return Status::OK();
+  const char* what = plan.kind == WriteKind::kDelete ? "deletions" : "updates";
+  if (plan.targets.partition_key_in) {
+    return Status::InvalidRequest(
+        std::string("IN on the partition key is not supported with conditional ") + what);
+  }
+  if (plan.targets.clustering_in) {
+    return Status::InvalidRequest(
+        std::string("IN on the clustering key columns is not supported with conditional ") + what);
+  }
+  return Status::OK();
 }
+
+// Checks that only depend on the statement's shape, before its WHERE.
+Status ValidateConditionShape(const WritePlan& plan, bool timestamp_given) {
+  if (plan.condition_kind == ConditionKind::kNone) return Status::OK();
+  if (plan.is_counter) {
+    return Status::InvalidRequest("Conditional updates are not supported on counter tables");
+  }
+  if (timestamp_given) {
+    return Status::InvalidRequest("Cannot provide custom timestamp for conditional updates");
+  }
+  return Status::OK();
+}
+
+bool AnyRegular(const std::vector<ColumnWrite>& writes) {
+  return std::any_of(writes.begin(), writes.end(),
+                     [](const ColumnWrite& w) { return !w.is_static; });
+}
+bool AnyStatic(const std::vector<ColumnWrite>& writes) {
+  return std::any_of(writes.begin(), writes.end(),
+                     [](const ColumnWrite& w) { return w.is_static; });
+}
+bool AnyRegular(const std::vector<ColumnCondition>& conditions) {
+  return std::any_of(conditions.begin(), conditions.end(),
+                     [](const ColumnCondition& c) { return !c.is_static; });
+}
+bool AnyStatic(const std::vector<ColumnCondition>& conditions) {
+  return std::any_of(conditions.begin(), conditions.end(),
+                     [](const ColumnCondition& c) { return c.is_static; });
+}
+
+// Cassandra's appliesOnlyToStaticColumns: no regular column is written or
+// conditioned, and some static one is.
+bool AppliesOnlyToStatics(const WritePlan& plan) {
+  return !AnyRegular(plan.writes) && !AnyRegular(plan.conditions) &&
+         (AnyStatic(plan.writes) || AnyStatic(plan.conditions));
+}
+
+Status PrepareConditionsOf(const std::vector<Relation>& conditions, bool if_exists,
+                           const ExecutionContext& context, WritePlan* plan) {
+  if (if_exists) {
+    plan->condition_kind = ConditionKind::kIfExists;
+  } else if (!conditions.empty()) {
+    plan->condition_kind = ConditionKind::kColumns;
+    CASSETTE_ASSIGN_OR_RETURN(plan->conditions,
+                              PrepareConditions(plan->schema, conditions, context));
+  }
+  return Status::OK();
+}
+
+Result<WritePlan> PrepareInsert(const InsertStatement& statement, const ExecutionContext& context) {
+  WritePlan plan;
+  plan.kind = WriteKind::kInsert;
+  plan.insert_marker = true;
+  CASSETTE_ASSIGN_OR_RETURN(plan.schema, LookupTable(statement.table, context));
+  const TableSchema& schema = plan.schema;
+  plan.is_counter = IsCounterTable(schema);
+  if (plan.is_counter) {
+    return Status::InvalidRequest(
+        "INSERT statements are not allowed on counter tables, use UPDATE instead");
+  }
+  if (statement.if_not_exists) plan.condition_kind = ConditionKind::kIfNotExists;
+
+  // Key columns become equalities of a WHERE clause; JSON values are bound
+  // as markers of a context of their own.
+  std::vector<Relation> where;
+  std::vector<Value> json_values;
+  ExecutionContext json_context = context;
+  bool clustering_given = false;
+  auto add_key = [&](const ColumnDefinition& column, Term term) {
+    Relation relation;
+    relation.columns = {column.name};
+    relation.op = Operator::kEq;
+    relation.value = std::move(term);
+    where.push_back(std::move(relation));
+    if (column.kind == ColumnKind::kClustering) clustering_given = true;
+  };
+  if (statement.json) {
+    if (!statement.json_value) return Status::InvalidRequest("Got null for INSERT JSON values");
+    CASSETTE_ASSIGN_OR_RETURN(
+        Value json, EvaluateTerm(*statement.json_value, DataType::Text(), "[json]", context));
+    if (json.is_null()) return Status::InvalidRequest("Got null for INSERT JSON values");
+    using ColumnValues = std::map<std::string, Value>;
+    CASSETTE_ASSIGN_OR_RETURN(ColumnValues values, ParseInsertJson(json.AsString(), schema));
+    for (const ColumnDefinition& column : schema.columns()) {
+      auto it = values.find(column.name);
+      const bool is_key =
+          column.kind == ColumnKind::kPartitionKey || column.kind == ColumnKind::kClustering;
+      if (is_key) {
+        Term marker;
+        marker.kind = Term::Kind::kBindMarker;
+        marker.bind_index = static_cast<int>(json_values.size());
+        json_values.push_back(it == values.end() ? Value::Null(column.type) : it->second);
+        add_key(column, std::move(marker));
+        continue;
+      }
+      if (it == values.end()) {
+        if (statement.json_default_unset) continue;
+        plan.writes.push_back(SetColumnValue(column, Value::Null(column.type)));
+        continue;
+      }
+      plan.writes.push_back(SetColumnValue(column, it->second));
+    }
+    json_context.values = &json_values;
+  } else {
+    if (statement.columns.empty()) return Status::InvalidRequest("No columns provided to INSERT");
+    if (statement.columns.size() != statement.values.size()) {
+      return Status::InvalidRequest("Unmatched column names/values");
+    }
+    for (size_t i = 0; i < statement.columns.size(); ++i) {
+      for (size_t j = 0; j < i; ++j) {
+        if (statement.columns[i] == statement.columns[j]) {
+          return Status::InvalidRequest("The column names contains duplicates");
+        }
+      }
+    }
+    for (size_t i = 0; i < statement.columns.size(); ++i) {
+      const ColumnDefinition* column = schema.Find(statement.columns[i]);
+      if (column == nullptr) {
+        return Status::InvalidRequest("Undefined column name " + statement.columns[i] +
+                                      " in table " + schema.keyspace() + "." + schema.name());
+      }
+      if (column->kind == ColumnKind::kPartitionKey || column->kind == ColumnKind::kClustering) {
+        add_key(*column, statement.values[i]);
+        continue;
+      }
+      CASSETTE_ASSIGN_OR_RETURN(
+          Value value, EvaluateTerm(statement.values[i], column->type, column->name, context));
+      plan.writes.push_back(SetColumnValue(*column, std::move(value)));
+    }
+  }
+  plan.static_only = !clustering_given && AppliesOnlyToStatics(plan);
+  CASSETTE_RETURN_IF_ERROR(
+      ValidateConditionShape(plan, statement.using_clause.timestamp.has_value()));
+  CASSETTE_ASSIGN_OR_RETURN(
+      plan.targets,
+      ResolveWriteTargets(schema, WriteKind::kInsert, plan.static_only, where, json_context));
+  CASSETTE_RETURN_IF_ERROR(EvaluateUsing(statement.using_clause, context, &plan));
+  CASSETTE_RETURN_IF_ERROR(ValidatePlan(plan));
+  return plan;
+}
+
+Result<WritePlan> PrepareUpdate(const UpdateStatement& statement, const ExecutionContext& context) {
+  WritePlan plan;
+  plan.kind = WriteKind::kUpdate;
+  CASSETTE_ASSIGN_OR_RETURN(plan.schema, LookupTable(statement.table, context));
+  plan.is_counter = IsCounterTable(plan.schema);
+  CASSETTE_RETURN_IF_ERROR(
+      PrepareConditionsOf(statement.conditions, statement.if_exists, context, &plan));
+  CASSETTE_RETURN_IF_ERROR(
+      ValidateConditionShape(plan, statement.using_clause.timestamp.has_value()));
+  CASSETTE_ASSIGN_OR_RETURN(plan.writes,
+                            PrepareAssignments(plan.schema, statement.assignments, context));
+  plan.static_only = AppliesOnlyToStatics(plan);
+  CASSETTE_ASSIGN_OR_RETURN(plan.targets,
+                            ResolveWriteTargets(plan.schema, WriteKind::kUpdate, plan.static_only,
+                                                statement.where, context));
+  CASSETTE_RETURN_IF_ERROR(EvaluateUsing(statement.using_clause, context, &plan));
+  CASSETTE_RETURN_IF_ERROR(ValidatePlan(plan));
+  return plan;
+}
+
+Result<WritePlan> PrepareDelete(const DeleteStatement& statement, const ExecutionContext& context) {
+  WritePlan plan;
+  plan.kind = WriteKind::kDelete;
+  CASSETTE_ASSIGN_OR_RETURN(plan.schema, LookupTable(statement.table, context));
+  const TableSchema& schema = plan.schema;
+  plan.is_counter = IsCounterTable(schema);
+  CASSETTE_RETURN_IF_ERROR(
+      PrepareConditionsOf(statement.conditions, statement.if_exists, context, &plan));
+  CASSETTE_RETURN_IF_ERROR(
+      ValidateConditionShape(plan, statement.using_clause.timestamp.has_value()));
+  CASSETTE_ASSIGN_OR_RETURN(plan.writes, PrepareDeletions(schema, statement.targets, context));
+  plan.static_only = AppliesOnlyToStatics(plan);
+  CASSETTE_ASSIGN_OR_RETURN(
+      plan.targets,
+      ResolveWriteTargets(schema, WriteKind::kDelete, plan.static_only, statement.where, context));
+  const bool full_row =
+      !plan.targets.has_slice && plan.targets.prefix_size == schema.clustering().size();
+  if (!full_row) {
+    if (AnyRegular(plan.writes)) {
+      return Status::InvalidRequest(
+          "DELETE statements must restrict all PRIMARY KEY columns with equality relations in "
+          "order to delete non static columns");
+    }
+    if (AnyRegular(plan.conditions)) {
+      return Status::InvalidRequest(
+          "DELETE statements must restrict all PRIMARY KEY columns with equality relations in "
+          "order to use IF condition on non static columns");
+    }
+    if (!plan.writes.empty() && !plan.static_only) {
+      return Status::InvalidRequest("Range deletions are not supported for specific columns");
+    }
+  }
+  CASSETTE_RETURN_IF_ERROR(EvaluateUsing(statement.using_clause, context, &plan));
+  CASSETTE_RETURN_IF_ERROR(ValidatePlan(plan));
+  return plan;
+}
+
+Status ApplyMutations(Database* db, const std::vector<Mutation>& mutations) {
+  if (mutations.empty()) return Status::OK();
+  if (mutations.size() == 1) return db->Apply(mutations[0]);
+  return db->ApplyBatch(mutations);
+}
+
+// The row a conditional plan tests (its only partition and row).
+Result<CurrentRow> ReadConditionRow(Database* db, const WritePlan& plan) {
+  const std::vector<Value> none;
+  const std::vector<Value>& key =
+      plan.targets.partition_keys.empty() ? none : plan.targets.partition_keys[0];
+  const std::vector<Value>& clustering =
+      plan.targets.clustering_prefixes.empty() ? none : plan.targets.clustering_prefixes[0];
+  return ReadCurrentRow(db, plan.schema, key, clustering, plan.static_only);
+}
+
+Result<CqlResult> ExecutePlan(const WritePlan& plan, const ExecutionContext& context) {
+  const bool conditional = plan.condition_kind != ConditionKind::kNone;
+  std::unique_lock<std::mutex> lock;
+  if ((conditional || plan.NeedsRead()) && context.serial_mutex != nullptr) {
+    lock = std::unique_lock<std::mutex>(*context.serial_mutex);
+  }
+  CurrentRow row;
+  if (conditional) {
+    CASSETTE_ASSIGN_OR_RETURN(row, ReadConditionRow(context.db, plan));
+    CASSETTE_ASSIGN_OR_RETURN(bool holds, ConditionHolds(plan, row));
+    if (!holds) return AppliedResult(false, plan, row);
+  }
+  MutationBuilder builder(context.db);
+  std::vector<Mutation> mutations;
+  CASSETTE_RETURN_IF_ERROR(builder.Build(plan, &mutations));
+  CASSETTE_RETURN_IF_ERROR(ApplyMutations(context.db, mutations));
+  if (conditional) return AppliedResult(true, plan, row);
+  return CqlResult{};
+}
+
+template <class... Ts>
+struct Overloaded : Ts... {
+  using Ts::operator()...;
+};
+template <class... Ts>
+Overloaded(Ts...) -> Overloaded<Ts...>;
+
+Result<WritePlan> PrepareBatchStatement(
+    const std::variant<InsertStatement, UpdateStatement, DeleteStatement>& statement,
+    const ExecutionContext& context) {
+  return std::visit(Overloaded{
+                        [&](const InsertStatement& s) { return PrepareInsert(s, context); },
+                        [&](const UpdateStatement& s) { return PrepareUpdate(s, context); },
+                        [&](const DeleteStatement& s) { return PrepareDelete(s, context); },
+                    },
+                    statement);
+}
+
+// Cassandra's BatchStatement.validate, in its order.
+Status ValidateBatch(const BatchStatement& batch, const std::vector<WritePlan>& plans,
+                     bool batch_timestamp) {
+  const bool has_conditions = std::any_of(plans.begin(), plans.end(), [](const WritePlan& p) {
+    return p.condition_kind != ConditionKind::kNone;
+  });
+  const bool counter_batch = batch.type == BatchStatement::Type::kCounter;
+  if (batch_timestamp) {
+    if (has_conditions) {
+      return Status::InvalidRequest("Cannot provide custom timestamp for conditional BATCH");
+    }
+    if (counter_batch) {
+      return Status::InvalidRequest("Cannot provide custom timestamp for counter BATCH");
+    }
+  }
+  bool has_counters = false;
+  bool has_non_counters = false;
+  for (const WritePlan& plan : plans) {
+    if (batch_timestamp && plan.timestamp) {
+      return Status::InvalidRequest(
+          "Timestamp must be set either on BATCH or individual statements");
+    }
+    (plan.is_counter ? has_counters : has_non_counters) = true;
+  }
+  if (batch_timestamp && has_counters) {
+    return Status::InvalidRequest(
+        "Cannot provide custom timestamp for a BATCH containing counters");
+  }
+  if (counter_batch && has_non_counters) {
+    return Status::InvalidRequest("Cannot include non-counter statement in a counter batch");
+  }
+  if (has_counters && has_non_counters) {
+    return Status::InvalidRequest(
+        "Counter and non-counter mutations cannot exist in the same batch");
+  }
+  if (batch.type == BatchStatement::Type::kLogged && has_counters) {
+    return Status::InvalidRequest("Cannot include a counter statement in a logged batch");
+  }
+  if (!has_conditions) return Status::OK();
+  for (const WritePlan& plan : plans) {
+    if (plan.schema.keyspace() != plans[0].schema.keyspace() ||
+        plan.schema.name() != plans[0].schema.name()) {
+      return Status::InvalidRequest("Batch with conditions cannot span multiple tables");
+    }
+  }
+  for (const WritePlan& plan : plans) {
+    if (plan.targets.partition_keys.size() != 1 ||
+        plan.targets.partition_keys[0] != plans[0].targets.partition_keys[0]) {
+      return Status::InvalidRequest("Batch with conditions cannot span multiple partitions");
+    }
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+Result<CqlResult> ExecuteInsert(const InsertStatement& statement, const ExecutionContext& context) {
+  CASSETTE_ASSIGN_OR_RETURN(WritePlan plan, PrepareInsert(statement, context));
+  return ExecutePlan(plan, context);
+}
+
+Result<CqlResult> ExecuteUpdate(const UpdateStatement& statement, const ExecutionContext& context) {
+  CASSETTE_ASSIGN_OR_RETURN(WritePlan plan, PrepareUpdate(statement, context));
+  return ExecutePlan(plan, context);
+}
+
+Result<CqlResult> ExecuteDelete(const DeleteStatement& statement, const ExecutionContext& context) {
+  CASSETTE_ASSIGN_OR_RETURN(WritePlan plan, PrepareDelete(statement, context));
+  return ExecutePlan(plan, context);
+}
+
+Result<CqlResult> ExecuteBatch(const BatchStatement& statement, const ExecutionContext& context) {
+  if (statement.using_clause.ttl) {
+    return Status::InvalidRequest("Global TTL on the BATCH statement is not supported.");
+  }
+  WritePlan batch_attributes;
+  CASSETTE_RETURN_IF_ERROR(EvaluateUsing(statement.using_clause, context, &batch_attributes));
+  std::vector<WritePlan> plans;
+  plans.reserve(statement.statements.size());
+  for (const auto& inner : statement.statements) {
+    CASSETTE_ASSIGN_OR_RETURN(WritePlan plan, PrepareBatchStatement(inner, context));
+    plans.push_back(std::move(plan));
+  }
+  CASSETTE_RETURN_IF_ERROR(ValidateBatch(statement, plans, batch_attributes.timestamp.has_value()));
+
+  bool conditional = false;
+  bool needs_lock = false;
+  for (WritePlan& plan : plans) {
+    if (!plan.timestamp) plan.timestamp = batch_attributes.timestamp;
+    conditional = conditional || plan.condition_kind != ConditionKind::kNone;
+    needs_lock = needs_lock || plan.NeedsRead();
+  }
+  std::unique_lock<std::mutex> lock;
+  if ((conditional || needs_lock) && context.serial_mutex != nullptr) {
+    lock = std::unique_lock<std::mutex>(*context.serial_mutex);
+  }
+  if (conditional) {
+    std::vector<const WritePlan*> conditioned;
+    std::vector<CurrentRow> rows;
+    bool holds = true;
+    for (const WritePlan& plan : plans) {
+      if (plan.condition_kind == ConditionKind::kNone) continue;
+      CASSETTE_ASSIGN_OR_RETURN(CurrentRow row, ReadConditionRow(context.db, plan));
+      CASSETTE_ASSIGN_OR_RETURN(bool ok, ConditionHolds(plan, row));
+      holds = holds && ok;
+      conditioned.push_back(&plan);
+      rows.push_back(std::move(row));
+    }
+    if (!holds) return BatchNotAppliedResult(conditioned, rows);
+  }
+  MutationBuilder builder(context.db);
+  std::vector<Mutation> mutations;
+  for (const WritePlan& plan : plans) CASSETTE_RETURN_IF_ERROR(builder.Build(plan, &mutations));
+  // Logged or not, the batch goes to the engine as one atomic unit (one
+  // commit-log record): stronger than Cassandra's unlogged batches, never weaker.
+  if (!mutations.empty()) CASSETTE_RETURN_IF_ERROR(context.db->ApplyBatch(mutations));
+  if (!conditional) return CqlResult{};
+  CqlResult result;
+  result.kind = CqlResult::Kind::kRows;
+  result.columns.push_back({"[applied]", DataType::Boolean()});
+  result.rows.push_back({Value::Boolean(true)});
+  return result;
+}
+
 }  // namespace cassette::cql

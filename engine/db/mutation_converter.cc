@@ -78,6 +78,10 @@ class RowCellBuilder {
       case CellOp::kDelete:
         data->cells = {Tombstone()};
         return Status::OK();
+      case CellOp::kCounterSet:
+        CASSETTE_RETURN_IF_ERROR(CheckValue(column, op.value, "column"));
+        data->cells = {LiveCell(op.value.bytes())};
+        return Status::OK();
       default:
         return Status::InvalidRequest("Invalid operation for non-collection column " + column.name);
     }
@@ -97,11 +101,13 @@ class RowCellBuilder {
   }
 
   // List element paths are version-1 timeuuids ordered by time: appends
-  // count up from the write timestamp, prepends count down from a point
-  // before any real time, so prepended elements sort first (as Cassandra's).
+  // count up from 2^56 + the write timestamp, prepends count down from 2^56,
+  // so prepended elements sort first (as Cassandra's) and later prepends
+  // before earlier ones. (Write timestamps in tenths of microseconds stay
+  // below 2^56 until the year 2198.)
   std::string ListPath(bool prepend) {
     const int64_t base = context_.timestamp * 10 + (list_counter_++);
-    const int64_t ticks = prepend ? (int64_t{1} << 50) - base : base + (int64_t{1} << 56);
+    const int64_t ticks = prepend ? (int64_t{1} << 56) - base : base + (int64_t{1} << 56);
     const uint64_t t = static_cast<uint64_t>(ticks) & ((uint64_t{1} << 60) - 1);
     std::string uuid;
     PutBigEndian32(&uuid, static_cast<uint32_t>(t));                   // time_low
@@ -168,6 +174,8 @@ class RowCellBuilder {
         data->cells.push_back(LiveCell(op.value.bytes(), std::move(path)));
         return Status::OK();
       }
+      case CellOp::kCounterSet:  // counters are never collections
+        break;
     }
     return Status::InvalidRequest("Invalid operation for column " + column.name);
   }
@@ -388,9 +396,14 @@ Result<PartitionUpdate> ConvertMutation(const TableSchema& schema, const Mutatio
       if (column->kind == ColumnKind::kPartitionKey || column->kind == ColumnKind::kClustering) {
         return Status::InvalidRequest("PRIMARY KEY part " + column->name + " found in SET part");
       }
-      if (column->type.kind() == TypeKind::kCounter) {
+      const bool is_counter = column->type.kind() == TypeKind::kCounter;
+      if (is_counter && column_op.op != CellOp::kCounterSet && column_op.op != CellOp::kDelete) {
         return Status::InvalidRequest("Cannot set the value of counter column " + column->name +
                                       " (counters can only be incremented/decremented)");
+      }
+      if (!is_counter && column_op.op == CellOp::kCounterSet) {
+        return Status::InvalidRequest("Invalid counter operation for non counter column " +
+                                      column->name);
       }
       if (static_only && column->kind != ColumnKind::kStatic) {
         return Status::InvalidRequest("Some clustering keys are missing: " +

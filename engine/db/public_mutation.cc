@@ -42,6 +42,11 @@ RowBuilder& RowBuilder::ReplaceCollection(std::string column, std::vector<Value>
   return *this;
 }
 
+RowBuilder& RowBuilder::SetCounter(std::string column, int64_t total) {
+  op().columns.push_back({std::move(column), CellOp::kCounterSet, Value::Counter(total), {}, {}});
+  return *this;
+}
+
 RowBuilder Mutation::Insert(std::vector<Value> clustering) {
   rows_.push_back({RowOperation::Kind::kInsert, std::move(clustering), {}});
   return RowBuilder(this, rows_.size() - 1);

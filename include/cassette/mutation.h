@@ -29,6 +29,7 @@ enum class CellOp : uint8_t {
   kListPrepend,       // [..] + list
   kCollectionRemove,  // set - {..}, map - {keys}
   kMapPut,            // map[key] = value (null value removes the key)
+  kCounterSet,        // a counter's new total (the caller read-modify-writes it)
 };
 
 struct ColumnOperation {
@@ -59,6 +60,11 @@ class RowBuilder {
   RowBuilder& Remove(std::string column, std::vector<Value> elements);
   // Replaces a whole collection (as `c = {...}` does for non-frozen collections).
   RowBuilder& ReplaceCollection(std::string column, std::vector<Value> elements);
+  // Writes a counter column's new total. Counters are read-modify-write
+  // here (no distributed counter shards): the caller reads the current
+  // value and writes the sum under its own lock, as the CQL layer does for
+  // `c = c + n`. The only way to write a counter column.
+  RowBuilder& SetCounter(std::string column, int64_t total);
 
  private:
   friend class Mutation;
