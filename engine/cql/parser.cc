@@ -26,29 +26,28 @@ namespace {
 
 // Cassandra's reserved keywords: never a name unless quoted.
 bool IsReserved(std::string_view word) {
-  static constexpr std::array<std::string_view, 59> kReserved = {
-      "add",       "allow",    "alter",     "and",        "apply",       "asc",
-      "authorize", "batch",    "begin",     "by",         "columnfamily", "create",
-      "delete",    "desc",     "describe",  "drop",       "entries",     "execute",
-      "from",      "full",     "grant",     "if",         "in",          "index",
-      "infinity",  "insert",   "into",      "is",         "keyspace",    "limit",
-      "materialized", "mbean", "mbeans",    "modify",     "nan",         "norecursive",
-      "not",       "null",     "of",        "on",         "or",          "order",
-      "primary",   "rename",   "replace",   "revoke",     "schema",      "select",
-      "set",       "table",    "to",        "token",      "truncate",    "unlogged",
-      "unset",     "update",   "use",       "using",      "view"};
+  static constexpr std::array<std::string_view, 61> kReserved = {
+      "add",         "allow",  "alter",        "and",          "apply",    "asc",    "authorize",
+      "batch",       "begin",  "by",           "columnfamily", "create",   "delete", "desc",
+      "describe",    "drop",   "entries",      "execute",      "from",     "full",   "grant",
+      "if",          "in",     "index",        "infinity",     "insert",   "into",   "is",
+      "keyspace",    "limit",  "materialized", "mbean",        "mbeans",   "modify", "nan",
+      "norecursive", "not",    "null",         "of",           "on",       "or",     "order",
+      "primary",     "rename", "replace",      "revoke",       "schema",   "select", "set",
+      "table",       "to",     "token",        "truncate",     "unlogged", "unset",  "update",
+      "use",         "using",  "view",         "where",        "with"};
   for (std::string_view r : kReserved) {
     if (r == word) return true;
   }
-  return word == "where" || word == "with";
+  return false;
 }
 
 // Names of CQL's native types (a parenthesised one starts a type hint).
 bool IsNativeType(std::string_view word) {
   static constexpr std::array<std::string_view, 21> kTypes = {
-      "ascii", "bigint", "blob",     "boolean", "counter", "date",      "decimal",
-      "double", "duration", "float", "inet",    "int",     "smallint",  "text",
-      "time",  "timestamp", "timeuuid", "tinyint", "uuid", "varchar",   "varint"};
+      "ascii",  "bigint",    "blob",     "boolean", "counter", "date",     "decimal",
+      "double", "duration",  "float",    "inet",    "int",     "smallint", "text",
+      "time",   "timestamp", "timeuuid", "tinyint", "uuid",    "varchar",  "varint"};
   for (std::string_view t : kTypes) {
     if (t == word) return true;
   }
@@ -56,14 +55,13 @@ bool IsNativeType(std::string_view word) {
 }
 
 bool IsCollectionTypeWord(std::string_view word) {
-  return word == "list" || word == "set" || word == "map" || word == "frozen" ||
-         word == "tuple" || word == "vector";
+  return word == "list" || word == "set" || word == "map" || word == "frozen" || word == "tuple" ||
+         word == "vector";
 }
 
 // Words a term may start with: constants named by keywords.
 bool IsConstantWord(std::string_view word) {
-  return word == "true" || word == "false" || word == "null" || word == "nan" ||
-         word == "infinity";
+  return word == "true" || word == "false" || word == "null" || word == "nan" || word == "infinity";
 }
 
 // Strips the "system." of a native function's qualified name.
@@ -161,8 +159,8 @@ class Parser {
   }
   bool NoViable() { return NoViableAt(Peek()); }
   bool NoViableAt(const Token& token) {
-    return Fail(Status::SyntaxError(Position(token) + " no viable alternative at input " +
-                                    Display(token)));
+    return Fail(
+        Status::SyntaxError(Position(token) + " no viable alternative at input " + Display(token)));
   }
 
   // ---- names ----
@@ -367,9 +365,8 @@ class Parser {
         (IsSymbol("+", 1) || IsSymbol("-", 1))) {
       const Token& other = Take();
       if (other.value != a->column) {
-        return Fail(Status::InvalidRequest(
-            "Only expressions of the form X = X " + std::string(Peek().value) +
-            " <value> are supported."));
+        return Fail(Status::InvalidRequest("Only expressions of the form X = X " +
+                                           std::string(Peek().value) + " <value> are supported."));
       }
       a->kind = Take().value == "+" ? Assignment::Kind::kAdd : Assignment::Kind::kSubtract;
       return ParseTerm(&a->value);
@@ -379,8 +376,8 @@ class Parser {
       Take();
       const Token& other = Take();
       if (other.value != a->column) {
-        return Fail(Status::InvalidRequest(
-            "Only expressions of the form X = <value> + X are supported."));
+        return Fail(
+            Status::InvalidRequest("Only expressions of the form X = <value> + X are supported."));
       }
       a->kind = Assignment::Kind::kPrepend;
       return true;
@@ -984,8 +981,9 @@ class Parser {
     if (!UnaryTerm(out)) return false;
     while ((IsSymbol("*") || IsSymbol("/") || IsSymbol("%")) && StartsTerm(1)) {
       const std::string& symbol = Take().value;
-      const std::string function = symbol == "*" ? "_multiply" : symbol == "/" ? "_divide"
-                                                                               : "_modulo";
+      const std::string function = symbol == "*"   ? "_multiply"
+                                   : symbol == "/" ? "_divide"
+                                                   : "_modulo";
       Term right;
       if (!UnaryTerm(&right)) return false;
       *out = Operation(function, std::move(*out), std::move(right));
@@ -1267,8 +1265,8 @@ class Parser {
     const Token& token = Peek();
     const bool call = IsSymbol("(", 1);
     if (token.kind == TokenKind::kIdentifier && call) {
-      if (token.value == "count" && (IsSymbol("*", 2) || (Peek(2).kind == TokenKind::kInteger &&
-                                                          Peek(2).value == "1")) &&
+      if (token.value == "count" &&
+          (IsSymbol("*", 2) || (Peek(2).kind == TokenKind::kInteger && Peek(2).value == "1")) &&
           IsSymbol(")", 3)) {
         for (int i = 0; i < 4; ++i) Take();
         out->kind = Selector::Kind::kCountStar;
@@ -1297,9 +1295,9 @@ class Parser {
         return true;
       }
     }
-    const bool is_function = (token.kind == TokenKind::kIdentifier ||
-                              token.kind == TokenKind::kQuotedName) &&
-                             (call || (IsSymbol(".", 1) && IsSymbol("(", 3)));
+    const bool is_function =
+        (token.kind == TokenKind::kIdentifier || token.kind == TokenKind::kQuotedName) &&
+        (call || (IsSymbol(".", 1) && IsSymbol("(", 3)));
     if (is_function) {
       if (!FunctionNameAt(&out->function)) return false;
       out->kind = Selector::Kind::kFunction;
