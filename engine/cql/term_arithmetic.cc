@@ -1,0 +1,222 @@
+#include "engine/cql/term_arithmetic.h"
+
+#include <climits>
+#include <cmath>
+#include <string>
+
+#include "engine/cql/functions.h"
+#include "engine/cql/time_functions.h"
+#include "engine/types/big_decimal.h"
+#include "engine/types/big_integer.h"
+#include "engine/types/calendar.h"
+#include "engine/types/cql_duration.h"
+
+namespace cassette::cql {
+namespace {
+
+constexpr int64_t kMillisPerDay = 86400LL * 1000;
+constexpr int kUnbounded = INT_MAX;
+
+// Cassandra's operand sizes: fixed widths, and "unbounded" for varint and decimal.
+int NumberSize(TypeKind k) {
+  switch (k) {
+    case TypeKind::kTinyint:
+      return 1;
+    case TypeKind::kSmallint:
+      return 2;
+    case TypeKind::kInt:
+    case TypeKind::kFloat:
+      return 4;
+    case TypeKind::kBigint:
+    case TypeKind::kCounter:
+    case TypeKind::kDouble:
+      return 8;
+    case TypeKind::kVarint:
+    case TypeKind::kDecimal:
+      return kUnbounded;
+    default:
+      return 0;
+  }
+}
+
+bool IsFloating(TypeKind k) {
+  return k == TypeKind::kFloat || k == TypeKind::kDouble || k == TypeKind::kDecimal;
+}
+
+bool IsTemporal(TypeKind k) { return k == TypeKind::kTimestamp || k == TypeKind::kDate; }
+
+bool IsOperator(std::string_view op) {
+  return op == "+" || op == "-" || op == "*" || op == "/" || op == "%";
+}
+
+Status Failed(std::string_view op, const Value& left, const Value& right, std::string_view why) {
+  return Status::InvalidRequest("the operation '" + left.type().ToString() + " " + std::string(op) +
+                                " " + right.type().ToString() + "' failed: " + std::string(why));
+}
+
+Result<Value> IntegerOperation(std::string_view op, const Value& left, const Value& right,
+                               const DataType& result) {
+  // Both operands fit int64 here (fixed-width integers, or varints that do).
+  __int128 a, b;
+  if (left.type().kind() == TypeKind::kVarint) {
+    a = std::stoll(BigInteger::FromTwosComplement(left.bytes()).ToDecimal());
+  } else {
+    a = left.AsInt64();
+  }
+  if (right.type().kind() == TypeKind::kVarint) {
+    b = std::stoll(BigInteger::FromTwosComplement(right.bytes()).ToDecimal());
+  } else {
+    b = right.AsInt64();
+  }
+  if ((op == "/" || op == "%") && b == 0) return Failed(op, left, right, "/ by zero");
+  __int128 r = op == "+"   ? a + b
+               : op == "-" ? a - b
+               : op == "*" ? a * b
+               : op == "/" ? a / b
+                           : a % b;
+  if (result.kind() == TypeKind::kVarint) {
+    if (r > INT64_MAX || r < INT64_MIN) {
+      return Status::InvalidRequest("varint arithmetic beyond 64 bits is not supported");
+    }
+    BigInteger v;
+    BigInteger::FromDecimal(std::to_string(static_cast<int64_t>(r)), &v);
+    return Value::FromBytes(result, v.ToTwosComplement());
+  }
+  // Java's fixed-width arithmetic wraps.
+  const auto wrapped = static_cast<int64_t>(static_cast<uint64_t>(r));
+  switch (result.kind()) {
+    case TypeKind::kTinyint:
+      return Value::Tinyint(static_cast<int8_t>(wrapped));
+    case TypeKind::kSmallint:
+      return Value::Smallint(static_cast<int16_t>(wrapped));
+    case TypeKind::kInt:
+      return Value::Int(static_cast<int32_t>(wrapped));
+    default:
+      return Value::Bigint(wrapped);
+  }
+}
+
+bool FitsInt64(const Value& v) {
+  if (v.type().kind() != TypeKind::kVarint) return true;
+  return v.bytes().size() <= 8;
+}
+
+Result<Value> TemporalOperation(std::string_view op, const Value& left, const Value& right) {
+  CqlDuration d;
+  CASSETTE_RETURN_IF_ERROR(DeserializeDuration(right.bytes(), &d));
+  const int64_t sign = op == "+" ? 1 : -1;
+  int64_t millis = left.type().kind() == TypeKind::kDate
+                       ? static_cast<int64_t>(left.AsDate()) * kMillisPerDay
+                       : left.AsInt64();
+  millis = AddMonths(millis, sign * d.months);
+  millis += sign * (d.days * kMillisPerDay + d.nanos / 1000000);
+  if (left.type().kind() == TypeKind::kDate) {
+    return Value::Date(static_cast<int32_t>(FloorDiv(millis, kMillisPerDay)));
+  }
+  return Value::Timestamp(millis);
+}
+
+}  // namespace
+
+std::optional<DataType> OperationResultType(std::string_view op, const DataType& left,
+                                            const DataType& right) {
+  if (!IsOperator(op)) return std::nullopt;
+  if (IsTemporal(left.kind()) && right.kind() == TypeKind::kDuration) {
+    if (op == "+" || op == "-") return left;
+    return std::nullopt;
+  }
+  const int left_size = NumberSize(left.kind()), right_size = NumberSize(right.kind());
+  if (left_size == 0 || right_size == 0) return std::nullopt;
+  const int size = std::max(left_size, right_size);
+  if (IsFloating(left.kind()) || IsFloating(right.kind())) {
+    return size == 4 ? DataType::Float() : size == 8 ? DataType::Double() : DataType::Decimal();
+  }
+  switch (size) {
+    case 1:
+      return DataType::Tinyint();
+    case 2:
+      return DataType::Smallint();
+    case 4:
+      return DataType::Int();
+    case 8:
+      return DataType::Bigint();
+    default:
+      return DataType::Varint();
+  }
+}
+
+Result<Value> ApplyOperation(std::string_view op, const Value& left, const Value& right) {
+  const std::optional<DataType> result = OperationResultType(op, left.type(), right.type());
+  if (!result) {
+    return Status::InvalidRequest("the '" + std::string(op) +
+                                  "' operation is not supported between " + left.type().ToString() +
+                                  " and " + right.type().ToString());
+  }
+  if (left.is_null() || right.is_null() || left.bytes().empty() || right.bytes().empty()) {
+    return Value::Null(*result);
+  }
+  if (IsTemporal(left.type().kind())) return TemporalOperation(op, left, right);
+  switch (result->kind()) {
+    case TypeKind::kFloat:
+    case TypeKind::kDouble: {
+      CASSETTE_ASSIGN_OR_RETURN(Value l, CastValue(left, *result));
+      CASSETTE_ASSIGN_OR_RETURN(Value r, CastValue(right, *result));
+      const double a = l.AsDouble(), b = r.AsDouble();
+      const double v = op == "+"   ? a + b
+                       : op == "-" ? a - b
+                       : op == "*" ? a * b
+                       : op == "/" ? a / b
+                                   : std::fmod(a, b);
+      if (result->kind() == TypeKind::kFloat) return Value::Float(static_cast<float>(v));
+      return Value::Double(v);
+    }
+    case TypeKind::kDecimal:
+      return Status::InvalidRequest("decimal arithmetic is not supported by cassette");
+    default:
+      if (!FitsInt64(left) || !FitsInt64(right)) {
+        return Status::InvalidRequest("varint arithmetic beyond 64 bits is not supported");
+      }
+      return IntegerOperation(op, left, right, *result);
+  }
+}
+
+Result<Value> NegateValue(const Value& value) {
+  if (value.is_null() || value.bytes().empty()) return value;
+  switch (value.type().kind()) {
+    case TypeKind::kTinyint:
+      return Value::Tinyint(static_cast<int8_t>(0u - static_cast<uint64_t>(value.AsInt64())));
+    case TypeKind::kSmallint:
+      return Value::Smallint(static_cast<int16_t>(0u - static_cast<uint64_t>(value.AsInt64())));
+    case TypeKind::kInt:
+      return Value::Int(static_cast<int32_t>(0u - static_cast<uint64_t>(value.AsInt64())));
+    case TypeKind::kBigint:
+      return Value::Bigint(static_cast<int64_t>(0u - static_cast<uint64_t>(value.AsInt64())));
+    case TypeKind::kCounter:
+      return Value::Counter(static_cast<int64_t>(0u - static_cast<uint64_t>(value.AsInt64())));
+    case TypeKind::kFloat:
+      return Value::Float(-static_cast<float>(value.AsDouble()));
+    case TypeKind::kDouble:
+      return Value::Double(-value.AsDouble());
+    case TypeKind::kVarint: {
+      BigInteger v = BigInteger::FromTwosComplement(value.bytes());
+      v.set_negative(!v.negative());
+      return Value::FromBytes(value.type(), v.ToTwosComplement());
+    }
+    case TypeKind::kDecimal: {
+      BigDecimal d = BigDecimal::FromSerialized(value.bytes());
+      d.unscaled.set_negative(!d.unscaled.negative());
+      return Value::FromBytes(value.type(), d.Serialize());
+    }
+    case TypeKind::kDuration: {
+      CqlDuration d;
+      CASSETTE_RETURN_IF_ERROR(DeserializeDuration(value.bytes(), &d));
+      return Value::Duration(static_cast<int32_t>(-d.months), static_cast<int32_t>(-d.days),
+                             -d.nanos);
+    }
+    default:
+      return Status::InvalidRequest("Negation is not supported for type " +
+                                    value.type().ToString());
+  }
+}
+
+}  // namespace cassette::cql
