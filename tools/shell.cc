@@ -81,14 +81,13 @@ Status Shell::Close() {
   if (closed_ || db_ == nullptr) return Status::OK();
   closed_ = true;
   session_.reset();
-  Status status = db_->Close();
-  if (manual_scheduler_) manual_scheduler_->RunUntilIdle();
-  return status;
+  // Close waits for queued jobs (on a manual scheduler it runs them).
+  return db_->Close();
 }
 
 std::string Shell::Prompt() const {
   if (!IsBlank(stdin_input_.pending)) return "   ... ";
-  const std::string& keyspace = session_->keyspace();
+  const std::string keyspace = session_ ? session_->keyspace() : std::string();
   return keyspace.empty() ? "cassette> " : "cassette:" + keyspace + "> ";
 }
 

@@ -69,11 +69,12 @@ TEST_P(ExampleScriptTest, RunsWithoutAFailedStatement) {
   EXPECT_TRUE((*shell)->Close().ok());
 }
 
+// "shared_01_sensor_daily" or "project_sensor_demo".
 std::string ScriptName(const ::testing::TestParamInfo<std::string>& info) {
   const std::string& path = info.param;
-  const size_t slash = path.rfind('/');
-  const size_t folder = path.rfind('/', slash - 1);
-  std::string name = path.substr(folder + 1);
+  const bool shared = path.find("/shared/examples/") != std::string::npos;
+  std::string name = (shared ? "shared_" : "project_") + path.substr(path.rfind('/') + 1);
+  name.erase(name.size() - 4);  // ".cql"
   for (char& c : name) {
     if (std::isalnum(static_cast<unsigned char>(c)) == 0) c = '_';
   }
