@@ -1265,9 +1265,13 @@ class Parser {
     const Token& token = Peek();
     const bool call = IsSymbol("(", 1);
     if (token.kind == TokenKind::kIdentifier && call) {
-      if (token.value == "count" &&
-          (IsSymbol("*", 2) || (Peek(2).kind == TokenKind::kInteger && Peek(2).value == "1")) &&
-          IsSymbol(")", 3)) {
+      const bool count_integer = Peek(2).kind == TokenKind::kInteger;
+      if (token.value == "count" && (IsSymbol("*", 2) || count_integer) && IsSymbol(")", 3)) {
+        if (count_integer && Peek(2).value != "1") {
+          // Cassandra's grammar checks this itself (a SyntaxException).
+          return Fail(
+              Status::SyntaxError("Only COUNT(1) is supported, got COUNT(" + Peek(2).value + ")"));
+        }
         for (int i = 0; i < 4; ++i) Take();
         out->kind = Selector::Kind::kCountStar;
         out->source_text = "count";

@@ -672,6 +672,12 @@ TEST(ParserErrorTest, MessagesHaveAntlrShape) {
   }
 }
 
+TEST(ParserErrorTest, OnlyCountOfOne) {
+  Status status = ParseError("SELECT COUNT(2) FROM t");
+  EXPECT_EQ(status.code(), Status::Code::kSyntaxError);
+  EXPECT_EQ(status.message(), "Only COUNT(1) is supported, got COUNT(2)");
+}
+
 TEST(ParserErrorTest, ReservedWordsNeedQuotes) {
   EXPECT_FALSE(ParseStatement("CREATE TABLE t (select int PRIMARY KEY)").ok());
   EXPECT_TRUE(ParseStatement("CREATE TABLE t (\"select\" int PRIMARY KEY)").ok());
