@@ -127,7 +127,15 @@ void Shell::ProcessLine(Input* input, std::string_view line) {
   input->pending.push_back('\n');
   std::string rest;
   const std::vector<std::string> statements = SplitCqlStatements(input->pending, &rest);
-  input->pending = std::move(rest);
+  // `rest` comes back trimmed; while no statement is complete the raw text
+  // is kept whole, so a line comment or a word at the end of a line never
+  // runs into the next line.
+  if (rest.empty()) {
+    input->pending.clear();  // only blanks and comments
+  } else if (!statements.empty()) {
+    input->pending = std::move(rest);
+    input->pending.push_back('\n');
+  }
   for (const std::string& statement : statements) {
     if (stopped_) break;
     ExecuteStatement(statement, *input);

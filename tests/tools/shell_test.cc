@@ -281,6 +281,21 @@ TEST_F(ShellTest, SourceRunsAFileAndLocatesItsErrors) {
   EXPECT_EQ(shell.failed_statements(), 2);
 }
 
+TEST_F(ShellTest, StatementsSpanLinesAndComments) {
+  Shell& shell = Open(Settings());
+  shell.RunScript(
+      "-- a comment line\n"
+      "CLOCK -- the clock\n"
+      "  ADVANCE /* how far */ 1\n"
+      "HOURS; CLOCK\n"
+      "ADVANCE\n"
+      "1 HOURS; /* done */\n",
+      "<stdin>");
+  EXPECT_EQ(out_.str(), "");
+  EXPECT_EQ(db().NowMicros(), kStart + 2 * kHour);
+  EXPECT_EQ(shell.ExitCode(), 0);
+}
+
 TEST_F(ShellTest, ExitStopsReading) {
   Shell& shell = Open(Settings());
   shell.RunScript("EXIT;\nCLOCK ADVANCE 1 HOURS;", "<stdin>");
