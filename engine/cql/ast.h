@@ -35,10 +35,7 @@ struct Term {
     kMap,         // {k: v, ...}: elements alternate key, value
     kEmptyBraces, // {}: an empty set or map, decided by the receiver
     kTuple,       // (a, b): elements
-    kFunction,    // name(args): elements are the arguments. Arithmetic
-                  // `a + b` (also -, *, /, %) is a call of Cassandra's
-                  // operator functions _add, _substract, _multiply,
-                  // _divide, _modulo with elements {a, b}.
+    kFunction,    // name(args): elements are the arguments
     kCast,        // CAST(elements[0] AS type)
     kTypeHint,    // (type) elements[0]
     kNegate,      // -elements[0] where elements[0] is not a number constant
@@ -84,7 +81,7 @@ struct Selector {
   std::string cast_type;  // kCast
   std::optional<Term> term;
   std::string alias;  // AS alias (empty: none)
-  // kColumn: `c[key]` selects one element of a map or set (Cassandra 4).
+  // Superseded by kElement (the parser produces kElement; never set).
   std::optional<Term> element;
   // The selector as Cassandra names its result column when unaliased
   // ("writetime(v)", "system.count(*)" is shown as "count", ...), filled

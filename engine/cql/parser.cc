@@ -969,10 +969,10 @@ class Parser {
     if (guard.TooDeep()) return NoViable();
     if (!MultiplicativeTerm(out)) return false;
     while ((IsSymbol("+") || IsSymbol("-")) && StartsTerm(1)) {
-      const std::string function = Take().value == "+" ? "_add" : "_substract";
+      std::string op = Take().value;
       Term right;
       if (!MultiplicativeTerm(&right)) return false;
-      *out = Operation(function, std::move(*out), std::move(right));
+      *out = Operation(std::move(op), std::move(*out), std::move(right));
     }
     return true;
   }
@@ -980,21 +980,18 @@ class Parser {
   bool MultiplicativeTerm(Term* out) {
     if (!UnaryTerm(out)) return false;
     while ((IsSymbol("*") || IsSymbol("/") || IsSymbol("%")) && StartsTerm(1)) {
-      const std::string& symbol = Take().value;
-      const std::string function = symbol == "*"   ? "_multiply"
-                                   : symbol == "/" ? "_divide"
-                                                   : "_modulo";
+      std::string op = Take().value;
       Term right;
       if (!UnaryTerm(&right)) return false;
-      *out = Operation(function, std::move(*out), std::move(right));
+      *out = Operation(std::move(op), std::move(*out), std::move(right));
     }
     return true;
   }
 
-  static Term Operation(std::string function, Term left, Term right) {
+  static Term Operation(std::string op, Term left, Term right) {
     Term term;
-    term.kind = Term::Kind::kFunction;
-    term.text = std::move(function);
+    term.kind = Term::Kind::kArithmetic;
+    term.text = std::move(op);
     term.elements.push_back(std::move(left));
     term.elements.push_back(std::move(right));
     return term;
@@ -1326,11 +1323,16 @@ class Parser {
       out->column = Take().value;
       out->source_text = out->column;
       if (AcceptSymbol("[")) {
+        // c[key]: an element selector over the column selector.
         const size_t key_first = position_;
         Term key;
         if (!ParseTerm(&key)) return false;
-        out->source_text += "[" + SourceBetween(key_first, position_) + "]";
-        out->element = std::move(key);
+        Selector collection = std::move(*out);
+        *out = Selector();
+        out->kind = Selector::Kind::kElement;
+        out->source_text = collection.source_text + "[" + SourceBetween(key_first, position_) + "]";
+        out->args.push_back(std::move(collection));
+        out->term = std::move(key);
         if (!ExpectSymbol("]")) return false;
       }
       return true;

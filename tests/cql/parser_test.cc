@@ -130,10 +130,12 @@ TEST(ParserSelectTest, SelectorKindsAndTheirResultNames) {
   EXPECT_EQ(sel[11].source_text, "42");
   EXPECT_EQ(sel[12].source_text, "'str'");
   ExpectConstant(*sel[12].term, Term::Literal::kString, "str");
-  EXPECT_EQ(sel[13].kind, Selector::Kind::kColumn);
-  EXPECT_EQ(sel[13].column, "tags");
-  ASSERT_TRUE(sel[13].element.has_value());
-  ExpectConstant(*sel[13].element, Term::Literal::kString, "region");
+  EXPECT_EQ(sel[13].kind, Selector::Kind::kElement);
+  ASSERT_EQ(sel[13].args.size(), 1u);
+  EXPECT_EQ(sel[13].args[0].kind, Selector::Kind::kColumn);
+  EXPECT_EQ(sel[13].args[0].column, "tags");
+  ASSERT_TRUE(sel[13].term.has_value());
+  ExpectConstant(*sel[13].term, Term::Literal::kString, "region");
   EXPECT_EQ(sel[13].alias, "region");
   EXPECT_EQ(sel[13].source_text, "tags['region']");
   EXPECT_EQ(sel[14].function, "max");
@@ -267,8 +269,8 @@ TEST(ParserTermTest, CollectionsTuplesHintsFunctionsAndArithmetic) {
   EXPECT_EQ(s.values[6].text, "totimestamp");
   ASSERT_EQ(s.values[6].elements.size(), 1u);
   EXPECT_EQ(s.values[6].elements[0].text, "now");
-  EXPECT_EQ(s.values[7].kind, Term::Kind::kFunction);
-  EXPECT_EQ(s.values[7].text, "_substract");
+  EXPECT_EQ(s.values[7].kind, Term::Kind::kArithmetic);
+  EXPECT_EQ(s.values[7].text, "-");
   ASSERT_EQ(s.values[7].elements.size(), 2u);
   ExpectConstant(s.values[7].elements[1], Term::Literal::kDuration, "1h");
   EXPECT_EQ(s.values[8].kind, Term::Kind::kNegate);
@@ -279,9 +281,12 @@ TEST(ParserTermTest, ArithmeticPrecedence) {
   auto s = Parse<SelectStatement>("SELECT * FROM t WHERE k = 1 + 2 * 3 - 4");
   const Term& term = *s.where[0].value;
   // ((1 + (2 * 3)) - 4)
-  EXPECT_EQ(term.text, "_substract");
-  EXPECT_EQ(term.elements[0].text, "_add");
-  EXPECT_EQ(term.elements[0].elements[1].text, "_multiply");
+  EXPECT_EQ(term.kind, Term::Kind::kArithmetic);
+  EXPECT_EQ(term.text, "-");
+  EXPECT_EQ(term.elements[0].text, "+");
+  EXPECT_EQ(term.elements[0].elements[1].text, "*");
+  EXPECT_EQ(Parse<SelectStatement>("SELECT * FROM t WHERE k = 7 % 2 / 1").where[0].value->text,
+            "/");
 }
 
 TEST(ParserTermTest, BindMarkersAreNumberedInTextOrder) {
