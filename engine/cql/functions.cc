@@ -200,6 +200,8 @@ std::string CastText(const Value& value) {
     case TypeKind::kText:
     case TypeKind::kAscii:
       return value.bytes();
+    case TypeKind::kBoolean:
+      return value.AsBool() ? "true" : "false";
     case TypeKind::kFloat:
       return FormatFloatJava(static_cast<float>(value.AsDouble()));
     case TypeKind::kDouble:
