@@ -1,7 +1,407 @@
-// PLACEHOLDER (replaced by the SELECT work).
+// SELECT execution: the plan's engine reads (one per clustering IN
+// combination and partition, else one for every partition), streamed
+// through ALLOW FILTERING filters, PER PARTITION LIMIT and LIMIT into the
+// selectors; or, for aggregates, GROUP BY and ORDER BY across IN
+// partitions, computed whole and then paged by offset.
 #include "engine/cql/select_statement.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "engine/cql/select_paging.h"
+#include "engine/cql/select_plan.h"
+#include "engine/types/type_codec.h"
+
 namespace cassette::cql {
-Result<CqlResult> ExecuteSelect(const SelectStatement&, const ExecutionContext&) {
-  return Status::NotSupported("pending");
+namespace {
+
+// Rows an unpaged read fetches per engine call when the CQL layer filters:
+// LIMIT can then stop a scan early.
+constexpr int32_t kFilteredChunk = 1000;
+
+struct EngineRead {
+  std::vector<std::vector<Value>> partition_keys;  // empty: the plan's range
+  std::vector<Value> clustering_prefix;
+};
+
+void AddStats(const ReadStats& from, ReadStats* to) {
+  to->partitions_read += from.partitions_read;
+  to->sstables_read += from.sstables_read;
+  to->sstables_skipped += from.sstables_skipped;
+  to->memtables_read += from.memtables_read;
+  to->live_rows += from.live_rows;
+  to->tombstone_cells += from.tombstone_cells;
+  to->blocks_read += from.blocks_read;
 }
+
+std::string PartitionIdentity(const ResultRow& row, const std::vector<size_t>& key_slots) {
+  std::string identity;
+  for (size_t slot : key_slots) {
+    const std::string& bytes = row.values[slot].bytes();
+    identity += std::to_string(bytes.size()) + ":" + bytes;
+  }
+  return identity;
+}
+
+class SelectExecution {
+ public:
+  SelectExecution(SelectPlan plan, const SelectStatement& statement,
+                  const ExecutionContext& context, std::string keyspace)
+      : plan_(std::move(plan)),
+        statement_(statement),
+        context_(context),
+        keyspace_(std::move(keyspace)) {}
+
+  Result<CqlResult> Run();
+
+ private:
+  void PlanReads();
+  // The engine query for read `index`; `pushdown` when LIMIT and PER
+  // PARTITION LIMIT may be left to the engine.
+  ReadQuery MakeQuery(size_t index) const;
+  bool Pushdown() const {
+    return reads_.size() == 1 && plan_.restrictions.filters.empty() && !plan_.Grouping() &&
+           !plan_.post_sort;
+  }
+  bool PassesFilters(const ResultRow& row) const;
+  // Reads from `cursor_` until `max_rows` rows were kept (0: all), the
+  // limit is reached or the reads are exhausted; kept rows go to `sink`.
+  Status Stream(int64_t max_rows, std::vector<ResultRow>* sink);
+  Result<std::vector<Value>> Select(const ResultRow& row);
+  Result<std::vector<std::vector<Value>>> Materialize();
+  Result<CqlResult> Finish(std::vector<std::vector<Value>> rows, std::string paging_state);
+
+  SelectPlan plan_;
+  const SelectStatement& statement_;
+  const ExecutionContext& context_;
+  std::string keyspace_;
+  std::vector<EngineRead> reads_;
+  SelectPagingState cursor_;
+  bool limit_reached_ = false;
+  ReadStats stats_;
+  std::vector<std::string> warnings_;
+};
+
+void SelectExecution::PlanReads() {
+  const SelectRestrictions& r = plan_.restrictions;
+  if (r.nothing_matches) return;
+  std::vector<std::vector<Value>> prefixes = r.clustering_prefixes;
+  if (plan_.reversed) std::reverse(prefixes.begin(), prefixes.end());
+  if (r.partition_mode != SelectRestrictions::PartitionMode::kKeys) {
+    for (const auto& prefix : prefixes) reads_.push_back(EngineRead{{}, prefix});
+    return;
+  }
+  if (r.partition_keys.empty()) return;
+  if (prefixes.size() == 1) {
+    reads_.push_back(EngineRead{r.partition_keys, prefixes[0]});
+    return;
+  }
+  for (const auto& key : r.partition_keys) {
+    for (const auto& prefix : prefixes) reads_.push_back(EngineRead{{key}, prefix});
+  }
+}
+
+ReadQuery SelectExecution::MakeQuery(size_t index) const {
+  const EngineRead& read = reads_[index];
+  const SelectRestrictions& r = plan_.restrictions;
+  ReadQuery query;
+  query.keyspace = keyspace_;
+  query.table = plan_.schema.name();
+  query.partition_keys = read.partition_keys;
+  if (r.partition_mode == SelectRestrictions::PartitionMode::kTokenRange) {
+    query.token_range = r.token_range;
+  }
+  query.clustering_prefix = read.clustering_prefix;
+  query.slice_start = r.slice_start;
+  query.slice_end = r.slice_end;
+  query.reversed = plan_.reversed;
+  query.columns = plan_.slots.names();
+  query.with_cell_metadata = plan_.needs_cell_metadata;
+  query.distinct = plan_.distinct;
+  if (Pushdown()) {
+    query.limit = plan_.limit;
+    query.per_partition_limit = plan_.per_partition_limit;
+  }
+  return query;
+}
+
+bool SelectExecution::PassesFilters(const ResultRow& row) const {
+  const std::vector<RowFilter>& filters = plan_.restrictions.filters;
+  for (size_t i = 0; i < filters.size(); ++i) {
+    std::vector<const Value*> values;
+    for (size_t slot : plan_.filter_slots[i]) values.push_back(&row.values[slot]);
+    if (!RowPassesFilter(plan_.schema, filters[i], values)) return false;
+  }
+  return true;
+}
+
+Status SelectExecution::Stream(int64_t max_rows, std::vector<ResultRow>* sink) {
+  const bool cql_limits = !plan_.Grouping();
+  int64_t kept = 0;
+  while (cursor_.read_index < reads_.size() && !limit_reached_) {
+    if (max_rows > 0 && kept >= max_rows) return Status::OK();
+    ReadQuery query = MakeQuery(cursor_.read_index);
+    query.paging_state = cursor_.engine_state;
+    if (max_rows > 0) {
+      // Never more rows than the page can take: the engine's paging state
+      // then marks exactly where this page stops.
+      query.page_size = static_cast<int32_t>(std::min<int64_t>(max_rows - kept, INT32_MAX));
+    } else if (!plan_.restrictions.filters.empty() && plan_.limit > 0) {
+      query.page_size = kFilteredChunk;
+    }
+    CASSETTE_ASSIGN_OR_RETURN(ResultSet result, context_.db->Read(query));
+    AddStats(result.stats, &stats_);
+    warnings_.insert(warnings_.end(), result.warnings.begin(), result.warnings.end());
+    for (ResultRow& row : result.rows) {
+      if (!PassesFilters(row)) continue;
+      if (cql_limits) {
+        std::string partition = PartitionIdentity(row, plan_.partition_key_slots);
+        if (partition != cursor_.partition) {
+          cursor_.partition = std::move(partition);
+          cursor_.rows_in_partition = 0;
+        }
+        if (plan_.per_partition_limit > 0 &&
+            cursor_.rows_in_partition >= plan_.per_partition_limit) {
+          continue;
+        }
+        // After the sort, LIMIT applies to the sorted rows instead.
+        if (!plan_.post_sort && plan_.limit > 0 && cursor_.rows_returned >= plan_.limit) {
+          limit_reached_ = true;
+          break;
+        }
+        ++cursor_.rows_in_partition;
+        ++cursor_.rows_returned;
+      }
+      sink->push_back(std::move(row));
+      ++kept;
+    }
+    cursor_.engine_state = std::move(result.paging_state);
+    if (cursor_.engine_state.empty()) ++cursor_.read_index;
+    if (cql_limits && !plan_.post_sort && plan_.limit > 0 && cursor_.rows_returned >= plan_.limit) {
+      limit_reached_ = true;
+    }
+  }
+  return Status::OK();
+}
+
+Result<std::vector<Value>> SelectExecution::Select(const ResultRow& row) {
+  std::vector<Value> out;
+  for (SelectorNodePtr& selector : plan_.selectors) {
+    selector->Reset();
+    CASSETTE_RETURN_IF_ERROR(selector->AddInput(row));
+    CASSETTE_ASSIGN_OR_RETURN(Value value, selector->Output());
+    out.push_back(std::move(value));
+  }
+  return out;
+}
+
+int CompareForSort(const SelectPlan& plan, const ResultRow& a, const ResultRow& b) {
+  for (size_t i = 0; i < plan.sort_slots.size(); ++i) {
+    const Value& x = a.values[plan.sort_slots[i]];
+    const Value& y = b.values[plan.sort_slots[i]];
+    int c = 0;
+    if (x.is_null() || y.is_null()) {
+      c = x.is_null() == y.is_null() ? 0 : (x.is_null() ? -1 : 1);
+    } else {
+      c = CompareValues(plan.sort_columns[i]->type, x.bytes(), y.bytes());
+      if (plan.sort_columns[i]->order == ClusteringOrder::kDesc) c = -c;
+    }
+    if (c != 0) return plan.reversed ? -c : c;
+  }
+  return 0;
+}
+
+// The whole result, for queries that need every row before the first
+// result row is known.
+Result<std::vector<std::vector<Value>>> SelectExecution::Materialize() {
+  std::vector<ResultRow> rows;
+  CASSETTE_RETURN_IF_ERROR(Stream(0, &rows));
+  if (plan_.post_sort) {
+    std::stable_sort(rows.begin(), rows.end(), [&](const ResultRow& a, const ResultRow& b) {
+      return CompareForSort(plan_, a, b) < 0;
+    });
+  }
+  std::vector<std::vector<Value>> out;
+  if (!plan_.Grouping()) {
+    for (const ResultRow& row : rows) {
+      if (plan_.limit > 0 && static_cast<int64_t>(out.size()) >= plan_.limit) break;
+      CASSETTE_ASSIGN_OR_RETURN(std::vector<Value> values, Select(row));
+      out.push_back(std::move(values));
+    }
+    return out;
+  }
+
+  // Groups: consecutive rows with the same partition and clustering prefix
+  // (the last one through the GROUP BY function); everything for an
+  // aggregate without GROUP BY.
+  std::optional<std::vector<std::string>> current_key;
+  std::string current_partition;
+  int64_t groups_in_partition = 0;
+  bool group_open = false;
+  auto reset = [&] {
+    for (SelectorNodePtr& selector : plan_.selectors) selector->Reset();
+  };
+  auto close_group = [&]() -> Status {
+    if (!group_open) return Status::OK();
+    group_open = false;
+    std::vector<Value> values;
+    for (SelectorNodePtr& selector : plan_.selectors) {
+      CASSETTE_ASSIGN_OR_RETURN(Value value, selector->Output());
+      values.push_back(std::move(value));
+    }
+    out.push_back(std::move(values));
+    return Status::OK();
+  };
+  auto limit_reached = [&] {
+    return plan_.limit > 0 && static_cast<int64_t>(out.size()) >= plan_.limit;
+  };
+  reset();
+  if (plan_.aggregate_everything) group_open = true;
+  for (const ResultRow& row : rows) {
+    if (plan_.group_by) {
+      std::string partition = PartitionIdentity(row, plan_.partition_key_slots);
+      std::vector<std::string> key{partition};
+      for (size_t i = 0; i < plan_.group_clustering_slots.size(); ++i) {
+        const bool last = i + 1 == plan_.group_clustering_slots.size();
+        if (last && plan_.group_function) {
+          plan_.group_function->Reset();
+          CASSETTE_RETURN_IF_ERROR(plan_.group_function->AddInput(row));
+          CASSETTE_ASSIGN_OR_RETURN(Value bucket, plan_.group_function->Output());
+          key.push_back(bucket.is_null() ? std::string("\xff", 1) : "=" + bucket.bytes());
+        } else {
+          const Value& v = row.values[plan_.group_clustering_slots[i]];
+          key.push_back(v.is_null() ? std::string("\xff", 1) : "=" + v.bytes());
+        }
+      }
+      if (!current_key || *current_key != key) {
+        CASSETTE_RETURN_IF_ERROR(close_group());
+        if (limit_reached()) break;
+        if (partition != current_partition) {
+          current_partition = partition;
+          groups_in_partition = 0;
+        }
+        current_key = key;
+        if (plan_.per_partition_limit > 0 && groups_in_partition >= plan_.per_partition_limit) {
+          continue;
+        }
+        ++groups_in_partition;
+        reset();
+        group_open = true;
+      } else if (!group_open) {
+        continue;  // a group past the per-partition limit
+      }
+    }
+    CASSETTE_RETURN_IF_ERROR([&]() -> Status {
+      for (SelectorNodePtr& selector : plan_.selectors) {
+        CASSETTE_RETURN_IF_ERROR(selector->AddInput(row));
+      }
+      return Status::OK();
+    }());
+  }
+  if (!limit_reached()) CASSETTE_RETURN_IF_ERROR(close_group());
+  return out;
+}
+
+// SELECT JSON's object for one row: keys are the column names, quoted
+// (inside the JSON string) when they are not lower case.
+std::string JsonRow(const std::vector<ColumnSpec>& columns, const std::vector<Value>& values) {
+  std::string out = "{";
+  for (size_t i = 0; i < columns.size(); ++i) {
+    if (i > 0) out += ", ";
+    std::string name = columns[i].name;
+    std::string lower = name;
+    std::transform(lower.begin(), lower.end(), lower.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    if (name != lower) name = "\"" + name + "\"";
+    out += JsonQuote(name) + ": " + values[i].ToJson();
+  }
+  return out + "}";
+}
+
+Result<CqlResult> SelectExecution::Finish(std::vector<std::vector<Value>> rows,
+                                          std::string paging_state) {
+  CqlResult result;
+  result.kind = CqlResult::Kind::kRows;
+  result.paging_state = std::move(paging_state);
+  result.stats = stats_;
+  result.warnings = std::move(warnings_);
+  if (plan_.json) {
+    result.columns = {ColumnSpec{"[json]", DataType::Text()}};
+    for (const std::vector<Value>& row : rows) {
+      result.rows.push_back({Value::Text(JsonRow(plan_.columns, row))});
+    }
+    return result;
+  }
+  result.columns = plan_.columns;
+  result.rows = std::move(rows);
+  return result;
+}
+
+Result<CqlResult> SelectExecution::Run() {
+  PlanReads();
+  const int32_t page_size = context_.options != nullptr ? context_.options->page_size : 0;
+  const std::string paging_state =
+      context_.options != nullptr ? context_.options->paging_state : std::string();
+  if (page_size > 0 && plan_.post_sort) {
+    return Status::InvalidRequest(
+        "Cannot page queries with both ORDER BY and a IN restriction on the partition key; you "
+        "must either remove the ORDER BY or the IN and sort client side, or disable paging for "
+        "this query");
+  }
+  const bool materialized = plan_.Grouping() || plan_.post_sort;
+  if (materialized) {
+    uint64_t offset = 0;
+    if (page_size > 0 && !paging_state.empty()) {
+      CASSETTE_ASSIGN_OR_RETURN(SelectPagingState state, SelectPagingState::Decode(paging_state));
+      if (state.kind != SelectPagingState::Kind::kOffset) return InvalidPagingState();
+      offset = state.offset;
+    }
+    CASSETTE_ASSIGN_OR_RETURN(std::vector<std::vector<Value>> all, Materialize());
+    if (page_size <= 0) return Finish(std::move(all), "");
+    if (offset > all.size()) return InvalidPagingState();
+    const uint64_t end = std::min<uint64_t>(all.size(), offset + static_cast<uint64_t>(page_size));
+    std::vector<std::vector<Value>> page(all.begin() + static_cast<std::ptrdiff_t>(offset),
+                                         all.begin() + static_cast<std::ptrdiff_t>(end));
+    std::string next;
+    if (end < all.size()) {
+      SelectPagingState state;
+      state.kind = SelectPagingState::Kind::kOffset;
+      state.offset = end;
+      next = state.Encode();
+    }
+    return Finish(std::move(page), std::move(next));
+  }
+
+  if (page_size > 0 && !paging_state.empty()) {
+    CASSETTE_ASSIGN_OR_RETURN(cursor_, SelectPagingState::Decode(paging_state));
+    if (cursor_.kind != SelectPagingState::Kind::kCursor || cursor_.read_index > reads_.size()) {
+      return InvalidPagingState();
+    }
+  }
+  std::vector<ResultRow> rows;
+  CASSETTE_RETURN_IF_ERROR(Stream(page_size > 0 ? page_size : 0, &rows));
+  std::vector<std::vector<Value>> out;
+  for (const ResultRow& row : rows) {
+    CASSETTE_ASSIGN_OR_RETURN(std::vector<Value> values, Select(row));
+    out.push_back(std::move(values));
+  }
+  std::string next;
+  if (page_size > 0 && !limit_reached_ && cursor_.read_index < reads_.size()) {
+    cursor_.kind = SelectPagingState::Kind::kCursor;
+    next = cursor_.Encode();
+  }
+  return Finish(std::move(out), std::move(next));
+}
+
+}  // namespace
+
+Result<CqlResult> ExecuteSelect(const SelectStatement& statement, const ExecutionContext& context) {
+  CASSETTE_ASSIGN_OR_RETURN(std::string keyspace, ResolveKeyspace(statement.table, context));
+  CASSETTE_ASSIGN_OR_RETURN(TableSchema schema,
+                            context.db->GetTable(keyspace, statement.table.name));
+  CASSETTE_ASSIGN_OR_RETURN(SelectPlan plan, PlanSelect(statement, std::move(schema), context));
+  SelectExecution execution(std::move(plan), statement, context, keyspace);
+  return execution.Run();
+}
+
 }  // namespace cassette::cql

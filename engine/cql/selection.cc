@@ -1,0 +1,458 @@
+#include "engine/cql/selection.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "engine/cql/aggregates.h"
+#include "engine/cql/functions.h"
+#include "engine/cql/select_restrictions.h"
+#include "engine/cql/term_evaluator.h"
+#include "engine/db/mutation_converter.h"
+#include "engine/types/type_codec.h"
+#include "engine/util/murmur3.h"
+
+namespace cassette::cql {
+
+size_t ColumnSlots::Require(const std::string& name) {
+  if (std::optional<size_t> slot = Find(name)) return *slot;
+  names_.push_back(name);
+  return names_.size() - 1;
+}
+
+std::optional<size_t> ColumnSlots::Find(const std::string& name) const {
+  auto it = std::find(names_.begin(), names_.end(), name);
+  if (it == names_.end()) return std::nullopt;
+  return static_cast<size_t>(it - names_.begin());
+}
+
+namespace {
+
+std::string_view BareFunctionName(std::string_view name) {
+  constexpr std::string_view kSystem = "system.";
+  if (name.substr(0, kSystem.size()) == kSystem) name.remove_prefix(kSystem.size());
+  return name;
+}
+
+// Nodes that compute their value from the first row of a group.
+class FirstRowNode : public SelectorNode {
+ public:
+  using SelectorNode::SelectorNode;
+  void Reset() override { value_.reset(); }
+  Status AddInput(const ResultRow& row) override {
+    if (value_) return Status::OK();
+    CASSETTE_ASSIGN_OR_RETURN(Value value, Compute(row));
+    value_ = std::move(value);
+    return Status::OK();
+  }
+  Result<Value> Output() override { return value_ ? *value_ : Value::Null(type()); }
+
+ protected:
+  virtual Result<Value> Compute(const ResultRow& row) = 0;
+
+ private:
+  std::optional<Value> value_;
+};
+
+class ColumnNode : public FirstRowNode {
+ public:
+  ColumnNode(DataType type, size_t slot) : FirstRowNode(std::move(type)), slot_(slot) {}
+
+ protected:
+  Result<Value> Compute(const ResultRow& row) override {
+    if (slot_ >= row.values.size()) return Value::Null(type());
+    return row.values[slot_];
+  }
+
+ private:
+  size_t slot_;
+};
+
+class CellMetadataNode : public FirstRowNode {
+ public:
+  CellMetadataNode(size_t slot, bool ttl)
+      : FirstRowNode(ttl ? DataType::Int() : DataType::Bigint()), slot_(slot), ttl_(ttl) {}
+
+ protected:
+  Result<Value> Compute(const ResultRow& row) override {
+    if (ttl_) {
+      if (slot_ < row.ttls.size() && row.ttls[slot_]) return Value::Int(*row.ttls[slot_]);
+    } else if (slot_ < row.writetimes.size() && row.writetimes[slot_]) {
+      return Value::Bigint(*row.writetimes[slot_]);
+    }
+    return Value::Null(type());
+  }
+
+ private:
+  size_t slot_;
+  bool ttl_;
+};
+
+class ConstantNode : public SelectorNode {
+ public:
+  explicit ConstantNode(Value value) : SelectorNode(value.type()), value_(std::move(value)) {}
+  void Reset() override {}
+  Status AddInput(const ResultRow&) override { return Status::OK(); }
+  Result<Value> Output() override { return value_; }
+
+ private:
+  Value value_;
+};
+
+// token(k1, k2): the partition's Murmur3 token.
+class TokenNode : public FirstRowNode {
+ public:
+  TokenNode(TableSchema schema, std::vector<size_t> slots)
+      : FirstRowNode(DataType::Bigint()), schema_(std::move(schema)), slots_(std::move(slots)) {}
+
+ protected:
+  Result<Value> Compute(const ResultRow& row) override {
+    std::vector<Value> key;
+    for (size_t slot : slots_) key.push_back(row.values[slot]);
+    CASSETTE_ASSIGN_OR_RETURN(std::string serialized, EncodePartitionKeyValues(schema_, key));
+    return Value::Bigint(Murmur3Token(serialized));
+  }
+
+ private:
+  TableSchema schema_;
+  std::vector<size_t> slots_;
+};
+
+// Scalar functions, CAST and element selection: computed from their
+// arguments' outputs, so over a group they see each argument's value for
+// the group (the first row's, or an aggregate's).
+class ComputedNode : public SelectorNode {
+ public:
+  ComputedNode(DataType type, std::vector<SelectorNodePtr> args)
+      : SelectorNode(std::move(type)), args_(std::move(args)) {}
+  bool IsAggregate() const override {
+    return std::any_of(args_.begin(), args_.end(), [](const auto& a) { return a->IsAggregate(); });
+  }
+  void Reset() override {
+    for (auto& arg : args_) arg->Reset();
+  }
+  Status AddInput(const ResultRow& row) override {
+    for (auto& arg : args_) CASSETTE_RETURN_IF_ERROR(arg->AddInput(row));
+    return Status::OK();
+  }
+  Result<Value> Output() override {
+    std::vector<Value> values;
+    for (auto& arg : args_) {
+      CASSETTE_ASSIGN_OR_RETURN(Value value, arg->Output());
+      values.push_back(std::move(value));
+    }
+    return Compute(values);
+  }
+
+ protected:
+  virtual Result<Value> Compute(const std::vector<Value>& args) = 0;
+
+ private:
+  std::vector<SelectorNodePtr> args_;
+};
+
+class FunctionNode : public ComputedNode {
+ public:
+  FunctionNode(std::string name, DataType type, std::vector<SelectorNodePtr> args,
+               FunctionContext context)
+      : ComputedNode(std::move(type), std::move(args)), name_(std::move(name)), context_(context) {}
+
+ protected:
+  Result<Value> Compute(const std::vector<Value>& args) override {
+    return CallFunction(name_, args, context_);
+  }
+
+ private:
+  std::string name_;
+  FunctionContext context_;
+};
+
+class CastNode : public ComputedNode {
+ public:
+  CastNode(DataType type, SelectorNodePtr arg)
+      : ComputedNode(std::move(type), Single(std::move(arg))) {}
+
+ protected:
+  Result<Value> Compute(const std::vector<Value>& args) override {
+    if (args[0].is_null()) return Value::Null(type());
+    return CastValue(args[0], type());
+  }
+
+ private:
+  static std::vector<SelectorNodePtr> Single(SelectorNodePtr arg) {
+    std::vector<SelectorNodePtr> args;
+    args.push_back(std::move(arg));
+    return args;
+  }
+};
+
+class ElementNode : public ComputedNode {
+ public:
+  ElementNode(DataType type, std::vector<SelectorNodePtr> args, Value key)
+      : ComputedNode(std::move(type), std::move(args)), key_(std::move(key)) {}
+
+ protected:
+  Result<Value> Compute(const std::vector<Value>& args) override {
+    const Value& collection = args[0];
+    if (collection.is_null()) return Value::Null(type());
+    const DataType& collection_type = collection.type();
+    std::vector<Value> elements = collection.Elements();
+    const bool map = collection_type.kind() == TypeKind::kMap;
+    const DataType& key_type = collection_type.params()[0];
+    for (size_t i = 0; i < elements.size(); i += map ? 2 : 1) {
+      if (CompareValues(key_type, elements[i].bytes(), key_.bytes()) == 0) {
+        return map && i + 1 < elements.size() ? elements[i + 1] : elements[i];
+      }
+    }
+    return Value::Null(type());
+  }
+
+ private:
+  Value key_;
+};
+
+Result<const ColumnDefinition*> FindColumn(const TableSchema& schema, const std::string& name) {
+  const ColumnDefinition* column = schema.Find(name);
+  if (column == nullptr) {
+    return Status::InvalidRequest("Undefined column name " + QuoteColumnName(name) + " in table " +
+                                  schema.keyspace() + "." + schema.name());
+  }
+  return column;
+}
+
+Result<SelectorNodePtr> BuildCellMetadata(const std::string& column_name, const char* function,
+                                          bool ttl, bool max_of_collection,
+                                          SelectionContext* selection) {
+  CASSETTE_ASSIGN_OR_RETURN(const ColumnDefinition* column,
+                            FindColumn(*selection->schema, column_name));
+  if (column->kind == ColumnKind::kPartitionKey || column->kind == ColumnKind::kClustering) {
+    return Status::InvalidRequest(std::string("Cannot use selection function ") + function +
+                                  " on PRIMARY KEY part " + column->name);
+  }
+  if (column->type.IsMultiCell() && !max_of_collection) {
+    // The engine keeps one timestamp per collection (its newest element),
+    // not the per-element list Cassandra 5 returns: refused as Cassandra 4 does.
+    return Status::InvalidRequest(std::string("Cannot use selection function ") +
+                                  (ttl ? "ttl" : "writeTime") + " on non-frozen collection " +
+                                  column->name);
+  }
+  selection->needs_cell_metadata = true;
+  return SelectorNodePtr(
+      std::make_unique<CellMetadataNode>(selection->slots->Require(column->name), ttl));
+}
+
+// A selector argument of a function whose type the function decides
+// (an untyped literal or bind marker): nullopt type until resolved.
+struct Argument {
+  SelectorNodePtr node;
+  const Selector* term_selector = nullptr;
+  std::optional<DataType> type;
+};
+
+Result<SelectorNodePtr> BuildFunction(const Selector& selector, SelectionContext* selection) {
+  const std::string name(BareFunctionName(selector.function));
+  const TableSchema& schema = *selection->schema;
+  if (IsAggregateFunction(name)) {
+    if (selector.args.size() != 1) {
+      return Status::InvalidRequest("Invalid number of arguments in call to function system." +
+                                    name + ": 1 required but " +
+                                    std::to_string(selector.args.size()) + " provided");
+    }
+    CASSETTE_ASSIGN_OR_RETURN(SelectorNodePtr arg, BuildSelector(selector.args[0], selection));
+    if (arg->IsAggregate()) {
+      return Status::InvalidRequest(
+          "aggregate functions cannot be used as arguments of aggregate "
+          "functions");
+    }
+    return MakeAggregate(name, std::move(arg));
+  }
+  if (name == "token") {
+    const std::vector<size_t>& key = schema.partition_key();
+    bool in_order = selector.args.size() == key.size();
+    for (size_t i = 0; in_order && i < key.size(); ++i) {
+      in_order = selector.args[i].kind == Selector::Kind::kColumn &&
+                 selector.args[i].column == schema.columns()[key[i]].name;
+    }
+    if (!in_order) {
+      std::string names;
+      for (size_t index : key) names += (names.empty() ? "" : ", ") + schema.columns()[index].name;
+      return Status::InvalidRequest(
+          "The token function arguments must be in the partition key order: " + names);
+    }
+    std::vector<size_t> slots;
+    for (size_t index : key)
+      slots.push_back(selection->slots->Require(schema.columns()[index].name));
+    return SelectorNodePtr(std::make_unique<TokenNode>(schema, std::move(slots)));
+  }
+  if ((name == "writetime" || name == "ttl" || name == "maxwritetime") &&
+      selector.args.size() == 1 && selector.args[0].kind == Selector::Kind::kColumn) {
+    return BuildCellMetadata(selector.args[0].column, name.c_str(), name == "ttl",
+                             name == "maxwritetime", selection);
+  }
+
+  std::vector<Argument> args;
+  std::vector<std::optional<DataType>> types;
+  for (const Selector& arg_selector : selector.args) {
+    Argument arg;
+    if (arg_selector.kind == Selector::Kind::kTerm && arg_selector.term) {
+      arg.term_selector = &arg_selector;
+      Result<DataType> inferred = InferTermType(*arg_selector.term, *selection->context);
+      if (inferred.ok()) arg.type = *inferred;
+    } else {
+      CASSETTE_ASSIGN_OR_RETURN(arg.node, BuildSelector(arg_selector, selection));
+      arg.type = arg.node->type();
+    }
+    types.push_back(arg.type);
+    args.push_back(std::move(arg));
+  }
+  std::vector<DataType> resolved;
+  CASSETTE_ASSIGN_OR_RETURN(DataType return_type, ResolveFunction(name, types, &resolved));
+  std::vector<SelectorNodePtr> nodes;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i].node) {
+      nodes.push_back(std::move(args[i].node));
+      continue;
+    }
+    const DataType type = i < resolved.size() ? resolved[i] : args[i].type.value_or(DataType());
+    CASSETTE_ASSIGN_OR_RETURN(Value value, EvaluateTerm(*args[i].term_selector->term, type,
+                                                        "[selection]", *selection->context));
+    nodes.push_back(std::make_unique<ConstantNode>(std::move(value)));
+  }
+  FunctionContext function_context;
+  function_context.now_micros = selection->context->now_micros;
+  return SelectorNodePtr(std::make_unique<FunctionNode>(name, std::move(return_type),
+                                                        std::move(nodes), function_context));
+}
+
+// collection[key]: a map's value, or a set's element when present.
+Result<SelectorNodePtr> BuildElement(SelectorNodePtr collection, const std::string& text,
+                                     const Term& key_term, SelectionContext* selection) {
+  const DataType collection_type = collection->type();
+  if (!collection_type.IsCollection()) {
+    return Status::InvalidRequest("Invalid element selection: " + text + " is of type " +
+                                  collection_type.ToString() + " is not a collection");
+  }
+  if (collection_type.kind() == TypeKind::kList) {
+    return Status::InvalidRequest("Element selection is only allowed on sets and maps, but " +
+                                  text + " is a list");
+  }
+  const DataType& key_type = collection_type.params()[0];
+  const DataType result_type =
+      collection_type.kind() == TypeKind::kMap ? collection_type.params()[1] : key_type;
+  CASSETTE_ASSIGN_OR_RETURN(
+      Value key, EvaluateTerm(key_term, key_type, "key(" + text + ")", *selection->context));
+  std::vector<SelectorNodePtr> args;
+  args.push_back(std::move(collection));
+  return SelectorNodePtr(
+      std::make_unique<ElementNode>(result_type, std::move(args), std::move(key)));
+}
+
+}  // namespace
+
+Result<SelectorNodePtr> BuildSelector(const Selector& selector, SelectionContext* selection) {
+  const TableSchema& schema = *selection->schema;
+  switch (selector.kind) {
+    case Selector::Kind::kColumn: {
+      CASSETTE_ASSIGN_OR_RETURN(const ColumnDefinition* column,
+                                FindColumn(schema, selector.column));
+      SelectorNodePtr node =
+          std::make_unique<ColumnNode>(column->type, selection->slots->Require(column->name));
+      if (!selector.element) return node;
+      return BuildElement(std::move(node), column->name, *selector.element, selection);
+    }
+    case Selector::Kind::kWritetime:
+    case Selector::Kind::kTtl: {
+      const bool ttl = selector.kind == Selector::Kind::kTtl;
+      return BuildCellMetadata(selector.column, ttl ? "ttl" : "writetime", ttl, false, selection);
+    }
+    case Selector::Kind::kCountStar:
+      return MakeCountRows();
+    case Selector::Kind::kFunction:
+      return BuildFunction(selector, selection);
+    case Selector::Kind::kCast: {
+      if (selector.args.size() != 1) return Status::InvalidRequest("Invalid CAST");
+      CASSETTE_ASSIGN_OR_RETURN(DataType target, DataType::Parse(selector.cast_type));
+      CASSETTE_ASSIGN_OR_RETURN(SelectorNodePtr arg, BuildSelector(selector.args[0], selection));
+      return SelectorNodePtr(std::make_unique<CastNode>(std::move(target), std::move(arg)));
+    }
+    case Selector::Kind::kTerm: {
+      if (!selector.term) return Status::InvalidRequest("Invalid selector");
+      Result<DataType> type = InferTermType(*selector.term, *selection->context);
+      if (!type.ok()) {
+        return Status::InvalidRequest("Cannot infer type for term " + ResultColumnName(selector) +
+                                      " in selection clause (try using a cast to force a type)");
+      }
+      CASSETTE_ASSIGN_OR_RETURN(
+          Value value, EvaluateTerm(*selector.term, *type, "[selection]", *selection->context));
+      return SelectorNodePtr(std::make_unique<ConstantNode>(std::move(value)));
+    }
+    case Selector::Kind::kElement: {
+      if (selector.args.size() != 1 || !selector.term) {
+        return Status::InvalidRequest("Invalid element selection");
+      }
+      CASSETTE_ASSIGN_OR_RETURN(SelectorNodePtr collection,
+                                BuildSelector(selector.args[0], selection));
+      return BuildElement(std::move(collection), ResultColumnName(selector.args[0]), *selector.term,
+                          selection);
+    }
+  }
+  return Status::InvalidRequest("Invalid selector");
+}
+
+std::string ResultColumnName(const Selector& selector) {
+  if (!selector.alias.empty()) return selector.alias;
+  if (selector.kind == Selector::Kind::kCountStar) return "count";
+  if (!selector.source_text.empty()) return selector.source_text;
+  if (selector.kind == Selector::Kind::kColumn && selector.element) {
+    return selector.column + "[" + selector.element->text + "]";
+  }
+  auto joined_args = [&] {
+    std::string out;
+    for (const Selector& arg : selector.args) {
+      out += (out.empty() ? "" : ", ") + ResultColumnName(arg);
+    }
+    return out;
+  };
+  switch (selector.kind) {
+    case Selector::Kind::kColumn:
+      return selector.column;
+    case Selector::Kind::kWritetime:
+      return "writetime(" + selector.column + ")";
+    case Selector::Kind::kTtl:
+      return "ttl(" + selector.column + ")";
+    case Selector::Kind::kFunction: {
+      std::string name(BareFunctionName(selector.function));
+      if (name == "token" || name == "writetime" || name == "ttl" || name == "maxwritetime") {
+        return name + "(" + joined_args() + ")";
+      }
+      return "system." + name + "(" + joined_args() + ")";
+    }
+    case Selector::Kind::kCast:
+      return "cast(" + joined_args() + " as " + selector.cast_type + ")";
+    case Selector::Kind::kTerm:
+      return selector.term ? selector.term->text : "";
+    case Selector::Kind::kElement:
+      return joined_args() + "[" + (selector.term ? selector.term->text : "") + "]";
+    case Selector::Kind::kCountStar:
+      break;
+  }
+  return "count";
+}
+
+void ColumnsOfSelector(const Selector& selector, const TableSchema& schema,
+                       std::vector<const ColumnDefinition*>* columns) {
+  if (selector.kind == Selector::Kind::kColumn || selector.kind == Selector::Kind::kWritetime ||
+      selector.kind == Selector::Kind::kTtl) {
+    if (const ColumnDefinition* column = schema.Find(selector.column)) columns->push_back(column);
+  }
+  for (const Selector& arg : selector.args) ColumnsOfSelector(arg, schema, columns);
+}
+
+bool SelectorAggregates(const Selector& selector) {
+  if (selector.kind == Selector::Kind::kCountStar) return true;
+  if (selector.kind == Selector::Kind::kFunction && IsAggregateFunction(selector.function)) {
+    return true;
+  }
+  return std::any_of(selector.args.begin(), selector.args.end(), SelectorAggregates);
+}
+
+}  // namespace cassette::cql
