@@ -45,12 +45,8 @@ std::string PartitionIdentity(const ResultRow& row, const std::vector<size_t>& k
 
 class SelectExecution {
  public:
-  SelectExecution(SelectPlan plan, const SelectStatement& statement,
-                  const ExecutionContext& context, std::string keyspace)
-      : plan_(std::move(plan)),
-        statement_(statement),
-        context_(context),
-        keyspace_(std::move(keyspace)) {}
+  SelectExecution(SelectPlan plan, const ExecutionContext& context, std::string keyspace)
+      : plan_(std::move(plan)), context_(context), keyspace_(std::move(keyspace)) {}
 
   Result<CqlResult> Run();
 
@@ -72,7 +68,6 @@ class SelectExecution {
   Result<CqlResult> Finish(std::vector<std::vector<Value>> rows, std::string paging_state);
 
   SelectPlan plan_;
-  const SelectStatement& statement_;
   const ExecutionContext& context_;
   std::string keyspace_;
   std::vector<EngineRead> reads_;
@@ -400,7 +395,7 @@ Result<CqlResult> ExecuteSelect(const SelectStatement& statement, const Executio
   CASSETTE_ASSIGN_OR_RETURN(TableSchema schema,
                             context.db->GetTable(keyspace, statement.table.name));
   CASSETTE_ASSIGN_OR_RETURN(SelectPlan plan, PlanSelect(statement, std::move(schema), context));
-  SelectExecution execution(std::move(plan), statement, context, keyspace);
+  SelectExecution execution(std::move(plan), context, keyspace);
   return execution.Run();
 }
 
