@@ -5,7 +5,9 @@
 #include <utility>
 
 #include "engine/cql/term_evaluator.h"
+#include "engine/db/mutation_converter.h"
 #include "engine/types/type_codec.h"
+#include "engine/util/murmur3.h"
 
 namespace cassette::cql {
 
@@ -88,6 +90,9 @@ class RestrictionBuilder {
  private:
   Status AddRelation(const Relation& relation);
   Status AddToken(const Relation& relation);
+  // The right side of a token relation: token(literals...) typed by the
+  // partition key columns (as Cassandra's token function is), or a bigint.
+  Result<Value> EvaluateTokenValue(const Term& term) const;
   Status AddMultiColumn(const Relation& relation);
   Status AddSingleColumn(const Relation& relation);
   Status Merge(MergedRestriction* existing, const MergedRestriction& added);
@@ -167,8 +172,7 @@ Status RestrictionBuilder::AddToken(const Relation& relation) {
         "(unless you use the token() function)");
   }
   if (!relation.value) return Status::InvalidRequest("token relation without a value");
-  CASSETTE_ASSIGN_OR_RETURN(Value value, EvaluateTerm(*relation.value, DataType::Bigint(),
-                                                      "partition key token", context_));
+  CASSETTE_ASSIGN_OR_RETURN(Value value, EvaluateTokenValue(*relation.value));
   if (value.is_null()) return NullValueError("partition key token");
   const std::string columns = ColumnList(schema_, key);
   auto set_bound = [&](std::optional<SliceBound>* bound, bool inclusive,
@@ -195,6 +199,28 @@ Status RestrictionBuilder::AddToken(const Relation& relation) {
   }
   has_token_ = true;
   return Status::OK();
+}
+
+Result<Value> RestrictionBuilder::EvaluateTokenValue(const Term& term) const {
+  const std::vector<size_t>& key = schema_.partition_key();
+  if (term.kind != Term::Kind::kFunction || (term.text != "token" && term.text != "system.token")) {
+    return EvaluateTerm(term, DataType::Bigint(), "partition key token", context_);
+  }
+  if (term.elements.size() != key.size()) {
+    return Status::InvalidRequest(
+        "Invalid number of arguments in call to function token: " + std::to_string(key.size()) +
+        " required but " + std::to_string(term.elements.size()) + " provided");
+  }
+  std::vector<Value> values;
+  for (size_t i = 0; i < key.size(); ++i) {
+    const ColumnDefinition& column = schema_.columns()[key[i]];
+    CASSETTE_ASSIGN_OR_RETURN(Value value,
+                              EvaluateTerm(term.elements[i], column.type, column.name, context_));
+    if (value.is_null()) return NullValueError(column.name);
+    values.push_back(std::move(value));
+  }
+  CASSETTE_ASSIGN_OR_RETURN(std::string serialized, EncodePartitionKeyValues(schema_, values));
+  return Value::Bigint(Murmur3Token(serialized));
 }
 
 Status RestrictionBuilder::AddMultiColumn(const Relation& relation) {

@@ -97,6 +97,9 @@ TEST_F(SelectRestrictionsTest, TokenRanges) {
   EXPECT_EQ(Rows("SELECT DISTINCT k FROM ks.t WHERE token(k) > -3485513579396041028 AND "
                  "token(k) <= -3485513579396041028"),
             RowList{});
+  // token(literals) takes the partition key's types.
+  EXPECT_EQ(Rows("SELECT DISTINCT k FROM ks.t WHERE token(k) > token(1) AND token(k) <= token(2)"),
+            (RowList{"0", "2"}));
   EXPECT_EQ(Error("SELECT * FROM ks.t WHERE token(k) > 0 AND token(k) > 1"),
             "InvalidRequest: More than one restriction was found for the start bound on k");
 }
