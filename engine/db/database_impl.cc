@@ -163,6 +163,7 @@ Status DatabaseImpl::LoadTables() {
                           entry.start_after_token});
     }
     auto table = std::make_shared<Table>(id, table_state.schema, dir, std::move(sstables));
+    table->RestoreCounters(table_state.counters);
     {
       std::lock_guard lock(table->compaction().mutex);
       // The schema validated when it was created; a strategy that no longer
@@ -454,7 +455,14 @@ Status DatabaseImpl::DiscardObsoleteCommitLog() {
   return commit_log_->DiscardSegmentsBefore(oldest_needed);
 }
 
-Status DatabaseImpl::PersistManifestLocked() { return WriteManifest(fs_, path_, state_); }
+Status DatabaseImpl::PersistManifestLocked() {
+  // The statistics ride along with every manifest change.
+  for (auto& [id, table_state] : state_.tables) {
+    auto table = tables_.find(id);
+    if (table != tables_.end()) table_state.counters = table->second->Counters();
+  }
+  return WriteManifest(fs_, path_, state_);
+}
 
 Result<ResultSet> DatabaseImpl::Read(const ReadQuery& query) {
   if (closed_) return Status::InvalidArgument("database is closed");
@@ -545,7 +553,15 @@ Status DatabaseImpl::Close() {
   if (scheduler_) scheduler_->WaitIdle();
   if (compaction_scheduler_) compaction_scheduler_->WaitIdle();
   Status s;
-  if (commit_log_) s = commit_log_->Close();
+  if (!options_.read_only) {
+    // Keeps the statistics counted since the last manifest change.
+    std::unique_lock lock(state_mutex_);
+    s = PersistManifestLocked();
+  }
+  if (commit_log_) {
+    Status closed = commit_log_->Close();
+    if (s.ok()) s = closed;
+  }
   lock_.reset();
   return s;
 }

@@ -9,8 +9,9 @@ namespace cassette {
 namespace {
 
 constexpr uint32_t kManifestMagic = 0x464d5343;  // "CSMF" little-endian
-// 2 added the per-SSTable start bound; version 1 manifests still open.
-constexpr uint32_t kManifestVersion = 2;
+// 2 added the per-SSTable start bound, 3 the per-table counters; older
+// manifests still open.
+constexpr uint32_t kManifestVersion = 3;
 
 Status Malformed(const std::string& what) { return Status::Corruption("MANIFEST: " + what); }
 
@@ -50,6 +51,12 @@ void EncodeManifest(const ManifestState& state, std::string* out) {
       if (sstable.start_after_token) {
         PutFixed64(&payload, static_cast<uint64_t>(*sstable.start_after_token));
       }
+    }
+    const TableCounters& c = table.counters;
+    for (uint64_t counter :
+         {c.bytes_written_by_users, c.bytes_flushed, c.bytes_compacted, c.compactions_completed,
+          c.expired_sstables_dropped, c.tombstones_purged, c.late_writes}) {
+      PutVarint64(&payload, counter);
     }
   }
   PutFixed32(out, kManifestMagic);
@@ -117,6 +124,14 @@ Status DecodeManifest(std::string_view in, ManifestState* state) {
         }
       }
       table.sstables.push_back(entry);
+    }
+    if (version >= 3) {
+      TableCounters& c = table.counters;
+      for (uint64_t* counter : {&c.bytes_written_by_users, &c.bytes_flushed, &c.bytes_compacted,
+                                &c.compactions_completed, &c.expired_sstables_dropped,
+                                &c.tombstones_purged, &c.late_writes}) {
+        if (!GetVarint64(&payload, counter)) return Malformed("bad table counters");
+      }
     }
     result.tables[id] = std::move(table);
   }

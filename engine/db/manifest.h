@@ -29,11 +29,26 @@ struct SSTableEntry {
   friend bool operator==(const SSTableEntry&, const SSTableEntry&) = default;
 };
 
+// A table's lifetime statistics (what `cassette stats` reports), carried
+// across restarts. Written with every manifest change and at Close(); a
+// crash loses the counts since the last manifest write (never data).
+struct TableCounters {
+  uint64_t bytes_written_by_users = 0;
+  uint64_t bytes_flushed = 0;
+  uint64_t bytes_compacted = 0;
+  uint64_t compactions_completed = 0;
+  uint64_t expired_sstables_dropped = 0;
+  uint64_t tombstones_purged = 0;
+  uint64_t late_writes = 0;
+  friend bool operator==(const TableCounters&, const TableCounters&) = default;
+};
+
 struct TableState {
   TableSchema schema;
   std::vector<SSTableEntry> sstables;
   // Every commit-log record at or before this position is in the SSTables.
   CommitLogPosition persisted;
+  TableCounters counters;
 };
 
 struct ManifestState {

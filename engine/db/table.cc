@@ -104,6 +104,28 @@ void Table::Truncate() {
   view_ = std::move(next);
 }
 
+TableCounters Table::Counters() const {
+  TableCounters c;
+  c.bytes_written_by_users = bytes_written_by_users_;
+  c.bytes_flushed = bytes_flushed_;
+  c.bytes_compacted = bytes_compacted_;
+  c.compactions_completed = static_cast<uint64_t>(compaction_.completed.load());
+  c.expired_sstables_dropped = static_cast<uint64_t>(compaction_.expired_dropped.load());
+  c.tombstones_purged = static_cast<uint64_t>(compaction_.tombstones_purged.load());
+  c.late_writes = static_cast<uint64_t>(compaction_.late_writes.load());
+  return c;
+}
+
+void Table::RestoreCounters(const TableCounters& c) {
+  bytes_written_by_users_ = c.bytes_written_by_users;
+  bytes_flushed_ = c.bytes_flushed;
+  bytes_compacted_ = c.bytes_compacted;
+  compaction_.completed = static_cast<int64_t>(c.compactions_completed);
+  compaction_.expired_dropped = static_cast<int64_t>(c.expired_sstables_dropped);
+  compaction_.tombstones_purged = static_cast<int64_t>(c.tombstones_purged);
+  compaction_.late_writes = static_cast<int64_t>(c.late_writes);
+}
+
 void Table::SetLevels(const std::map<uint64_t, uint32_t>& levels) {
   std::lock_guard lock(mutex_);
   auto next = std::make_shared<View>(*view_);

@@ -20,6 +20,7 @@
 #include "cassette/query.h"
 #include "cassette/schema.h"
 #include "engine/commitlog/commit_log_position.h"
+#include "engine/db/manifest.h"
 #include "engine/db/obsolete_file_deleter.h"
 #include "engine/db/table_compaction_state.h"
 #include "engine/memtable/memtable.h"
@@ -103,6 +104,10 @@ class Table {
   int64_t max_write_timestamp() const { return max_write_timestamp_; }
 
   Result<ResultSet> Read(const ReadCommand& command);
+
+  // Lifetime statistics, as the manifest stores them.
+  TableCounters Counters() const;
+  void RestoreCounters(const TableCounters& counters);
 
   // Per-table counters for stats.
   void AddUserBytes(uint64_t n) { bytes_written_by_users_ += n; }

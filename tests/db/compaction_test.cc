@@ -554,6 +554,22 @@ TEST_F(IncrementalCompactionTest, SingleSSTableUplevelMovesFilesWithoutRewriting
   ExpectEveryPartitionOnce();
 }
 
+// The lifetime counters `cassette stats` reports live in the manifest, so
+// a reopen (or a read-only second view) sees them.
+TEST_F(IncrementalCompactionTest, StatisticsSurviveAReopen) {
+  const TableStats before = Stats();
+  ASSERT_GT(before.bytes_written_by_users, 0);
+  ASSERT_GT(before.bytes_compacted, 0);
+  db_.reset();
+  ASSERT_NO_FATAL_FAILURE(Open());
+  const TableStats after = Stats();
+  EXPECT_EQ(after.bytes_written_by_users, before.bytes_written_by_users);
+  EXPECT_EQ(after.bytes_flushed, before.bytes_flushed);
+  EXPECT_EQ(after.bytes_compacted, before.bytes_compacted);
+  EXPECT_EQ(after.write_amplification, before.write_amplification);
+  EXPECT_EQ(after.compactions_completed, before.compactions_completed);
+}
+
 TEST_F(IncrementalCompactionTest, CutShortItLeavesAConsistentPartialState) {
   const int64_t files_before = Stats().sstable_count;
   // The second output file of the next compaction cannot be created.

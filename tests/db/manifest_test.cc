@@ -28,11 +28,13 @@ ManifestState SampleState() {
 }
 
 TEST(ManifestTest, RoundTripsEveryField) {
-  const ManifestState state = SampleState();
+  ManifestState state = SampleState();
+  state.tables[2].counters = {1000, 700, 1400, 3, 2, 55, 9};
   std::string encoded;
   EncodeManifest(state, &encoded);
   ManifestState decoded;
   ASSERT_OK(DecodeManifest(encoded, &decoded));
+  EXPECT_EQ(decoded.tables[2].counters, state.tables.at(2).counters);
   EXPECT_EQ(decoded.next_table_id, 3u);
   EXPECT_EQ(decoded.next_generation, 42u);
   ASSERT_EQ(decoded.tables.count(2), 1u);
@@ -40,20 +42,42 @@ TEST(ManifestTest, RoundTripsEveryField) {
   EXPECT_EQ(decoded.tables[2].persisted.offset, 1234u);
 }
 
+TEST(ManifestTest, ReadsVersionTwoWithoutCounters) {
+  ManifestState state = SampleState();
+  std::string v3;
+  EncodeManifest(state, &v3);
+  std::string_view in(v3);
+  uint32_t magic, version, length;
+  ASSERT_TRUE(GetFixed32(&in, &magic) && GetFixed32(&in, &version) && GetFixed32(&in, &length));
+  // The last table's seven zero counters are the payload's last bytes.
+  std::string v2_payload(in.substr(0, length - 7));
+  std::string v2;
+  PutFixed32(&v2, magic);
+  PutFixed32(&v2, 2);
+  PutFixed32(&v2, static_cast<uint32_t>(v2_payload.size()));
+  v2 += v2_payload;
+  PutFixed32(&v2, Checksum32(v2_payload));
+  ManifestState decoded;
+  ASSERT_OK(DecodeManifest(v2, &decoded));
+  EXPECT_EQ(decoded.tables[2].sstables, state.tables[2].sstables);
+  EXPECT_EQ(decoded.tables[2].counters, TableCounters{});
+}
+
 TEST(ManifestTest, ReadsVersionOneWithoutStartBounds) {
   // Re-encode the payload as version 1 wrote it: no bound byte per SSTable.
   ManifestState state = SampleState();
   for (SSTableEntry& entry : state.tables[2].sstables) entry.start_after_token.reset();
-  std::string v2;
-  EncodeManifest(state, &v2);
-  std::string_view in(v2);
+  std::string v3;
+  EncodeManifest(state, &v3);
+  std::string_view in(v3);
   uint32_t magic, version, length;
   ASSERT_TRUE(GetFixed32(&in, &magic) && GetFixed32(&in, &version) && GetFixed32(&in, &length));
-  ASSERT_EQ(version, 2u);
-  // Unbounded entries end in a 0 byte each; version 1 had none. The three
-  // entries are the last bytes of the payload (generation, level, 0).
+  ASSERT_EQ(version, 3u);
+  // Version 3 ends the table with seven counters (zero: a byte each);
+  // unbounded entries end in a 0 byte each, which version 1 did not have.
+  // The three entries come just before the counters (generation, level, 0).
   std::string payload(in.substr(0, length));
-  std::string v1_payload = payload.substr(0, payload.size() - 9);  // 3 x (gen, level, 0)
+  std::string v1_payload = payload.substr(0, payload.size() - 7 - 9);
   for (const SSTableEntry& entry : state.tables[2].sstables) {
     PutVarint64(&v1_payload, entry.generation);
     PutVarint32(&v1_payload, entry.level);
