@@ -57,6 +57,7 @@ std::string FormatTimestampIso(int64_t micros) {
 Result<std::unique_ptr<Database>> Database::Open(const Options& options, const std::string& path) {
   auto db = std::make_unique<DatabaseImpl>(options, path);
   CASSETTE_RETURN_IF_ERROR(db->Open());
+  db->MarkOpened();
   return std::unique_ptr<Database>(std::move(db));
 }
 
@@ -553,8 +554,9 @@ Status DatabaseImpl::Close() {
   if (scheduler_) scheduler_->WaitIdle();
   if (compaction_scheduler_) compaction_scheduler_->WaitIdle();
   Status s;
-  if (!options_.read_only) {
-    // Keeps the statistics counted since the last manifest change.
+  if (opened_ && !options_.read_only) {
+    // Keeps the statistics counted since the last manifest change. Never
+    // after a failed Open: its state is not the directory's.
     std::unique_lock lock(state_mutex_);
     s = PersistManifestLocked();
   }

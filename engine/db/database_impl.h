@@ -40,6 +40,8 @@ class DatabaseImpl final : public Database {
   // Opens or creates the directory, loads the manifest and SSTables,
   // replays the commit log.
   Status Open();
+  // Called by Database::Open once Open() succeeded.
+  void MarkOpened() { opened_ = true; }
 
   Status CreateKeyspace(const KeyspaceSchema& keyspace, bool if_not_exists) override;
   Status DropKeyspace(const std::string& name, bool if_exists) override;
@@ -164,6 +166,8 @@ class DatabaseImpl final : public Database {
   // Serializes flushes (one at a time keeps replay positions simple).
   std::mutex flush_mutex_;
   std::atomic<bool> closed_{false};
+  // Open() succeeded: only then does Close() write the manifest.
+  bool opened_ = false;
 };
 
 }  // namespace cassette

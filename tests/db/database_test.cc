@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "tests/db/db_test_util.h"
+#include "tests/support/file_contents.h"
 
 namespace cassette::testing {
 namespace {
@@ -132,6 +133,21 @@ TEST_F(DatabaseTest, SecondOpenOfTheSameDirectoryIsBusy) {
   auto second = Database::Open(t_.MakeOptions(), t_.path);
   ASSERT_FALSE(second.ok());
   EXPECT_TRUE(second.status().IsBusy()) << second.status().ToString();
+}
+
+// A failed open must leave the directory as it found it: the losing
+// opener's Close() writes no manifest over the holder's.
+TEST_F(DatabaseTest, AFailedOpenLeavesTheManifestUntouched) {
+  ASSERT_OK(db().Flush());
+  auto before = ReadFileToString(*t_.fs, t_.path + "/MANIFEST");
+  ASSERT_TRUE(before.ok());
+  {
+    auto second = Database::Open(t_.MakeOptions(), t_.path);
+    ASSERT_FALSE(second.ok());
+  }
+  auto after = ReadFileToString(*t_.fs, t_.path + "/MANIFEST");
+  ASSERT_TRUE(after.ok());
+  EXPECT_EQ(*after, *before);
 }
 
 TEST_F(DatabaseTest, DropTableRemovesItsData) {
