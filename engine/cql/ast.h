@@ -27,18 +27,18 @@ struct QualifiedName {
 // so literals keep their text and are typed at execution.
 struct Term {
   enum class Kind : uint8_t {
-    kConstant,    // literal_type + text
-    kNull,        // NULL
-    kBindMarker,  // ? or :name
-    kList,        // [a, b]: elements
-    kSet,         // {a, b}: elements
-    kMap,         // {k: v, ...}: elements alternate key, value
-    kEmptyBraces, // {}: an empty set or map, decided by the receiver
-    kTuple,       // (a, b): elements
-    kFunction,    // name(args): elements are the arguments
-    kCast,        // CAST(elements[0] AS type)
-    kTypeHint,    // (type) elements[0]
-    kNegate,      // -elements[0] where elements[0] is not a number constant
+    kConstant,     // literal_type + text
+    kNull,         // NULL
+    kBindMarker,   // ? or :name
+    kList,         // [a, b]: elements
+    kSet,          // {a, b}: elements
+    kMap,          // {k: v, ...}: elements alternate key, value
+    kEmptyBraces,  // {}: an empty set or map, decided by the receiver
+    kTuple,        // (a, b): elements
+    kFunction,     // name(args): elements are the arguments
+    kCast,         // CAST(elements[0] AS type)
+    kTypeHint,     // (type) elements[0]
+    kNegate,       // -elements[0] where elements[0] is not a number constant
     // elements[0] <op> elements[1], op in text: "+", "-", "*", "/", "%"
     // (Cassandra 4's term arithmetic, e.g. toTimestamp(now()) - 1h).
     kArithmetic,
@@ -106,10 +106,10 @@ enum class Operator : uint8_t {
 // One restriction of a WHERE clause (or an IF condition of an update).
 struct Relation {
   enum class Target : uint8_t {
-    kColumn,    // c op value
-    kTuple,     // (c1, c2) op (v1, v2) / IN ((..), (..)) / op ?
-    kToken,     // token(k1, k2) op value
-    kElement,   // c[key] op value (conditions, filtering on map elements)
+    kColumn,   // c op value
+    kTuple,    // (c1, c2) op (v1, v2) / IN ((..), (..)) / op ?
+    kToken,    // token(k1, k2) op value
+    kElement,  // c[key] op value (conditions, filtering on map elements)
   };
   Target target = Target::kColumn;
   std::vector<std::string> columns;  // one for kColumn/kElement; several otherwise
@@ -118,7 +118,7 @@ struct Relation {
   // a whole-list bind marker (`IN ?`) is here too. kTuple: a kTuple term or
   // a bind marker.
   std::optional<Term> value;
-  std::vector<Term> in_values;  // IN (a, b, c) / IN ((1, 2), (3, 4))
+  std::vector<Term> in_values;      // IN (a, b, c) / IN ((1, 2), (3, 4))
   std::optional<Term> element_key;  // kElement: the key or index
 };
 
@@ -132,7 +132,7 @@ struct SelectStatement {
   QualifiedName table;
   bool json = false;
   bool distinct = false;
-  bool star = false;  // SELECT *
+  bool star = false;                // SELECT *
   std::vector<Selector> selectors;  // empty when star
   std::vector<Relation> where;
   // GROUP BY items: columns, or floor(column, duration[, start]) on the last one.
@@ -245,7 +245,7 @@ struct AlterTableStatement {
   std::vector<std::string> drop;       // ALTER TABLE t DROP c / DROP (c, d)
   std::vector<std::pair<std::string, std::string>> rename;  // RENAME a TO b AND ...
   std::vector<Property> properties;                         // WITH ...
-  std::optional<UsingClause> using_clause;  // DROP ... USING TIMESTAMP t
+  std::optional<UsingClause> using_clause;                  // DROP ... USING TIMESTAMP t
 };
 
 struct AlterKeyspaceStatement {
