@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages cassette needs, only those missing.
 # libedit-dev: line editing and history for the interactive `cassette shell`.
+# clang-14 + libclang-rt-14-dev: the libFuzzer runtime for the CQL parser
+# fuzz run in scripts/test.sh (clang-14 does not pull it in by itself).
 set -euo pipefail
-packages=(build-essential cmake ninja-build ccache pkg-config clang clang-format
+packages=(build-essential cmake ninja-build ccache pkg-config clang clang-14 libclang-rt-14-dev clang-format
           libzstd-dev libxxhash-dev libroaring-dev libgtest-dev libgmock-dev libbenchmark-dev
           librocksdb-dev libleveldb-dev libedit-dev)
 missing=()

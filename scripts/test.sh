@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Builds cassette with AddressSanitizer + UndefinedBehaviorSanitizer and
-# runs every test (ctest prints its summary last).
+# runs every test (ctest prints its summary last). Before ctest,
+# scripts/fuzz-cql.sh fuzzes the CQL parser for a bounded time
+# (CASSETTE_FUZZ_SECONDS, default 60); a crash, hang or leak fails it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
@@ -15,5 +17,8 @@ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG
 ninja -C "$build" -j"$(nproc)"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+
+bash scripts/fuzz-cql.sh
+
 cd "$build"
 ctest --output-on-failure -j"$(nproc)" --timeout 600
