@@ -195,13 +195,9 @@ class RestrictionCollector {
     }
 
     // The EQ/IN prefix, then the slice after it.
-    std::vector<Segment> prefix;
-    for (const Segment& s : clustering_segments_) prefix.push_back(s);
-    std::sort(prefix.begin(), prefix.end(),
-              [](const Segment& a, const Segment& b) { return a.first < b.first; });
-    for (const Segment& s : prefix) targets.prefix_size += s.count;
-    CASSETTE_RETURN_IF_ERROR(
-        Expand(prefix, /*partition=*/false, &targets.clustering_prefixes, &targets.clustering_in));
+    for (const Segment& s : clustering_segments_) targets.prefix_size += s.count;
+    CASSETTE_RETURN_IF_ERROR(Expand(clustering_segments_, /*partition=*/false,
+                                    &targets.clustering_prefixes, &targets.clustering_in));
     if (!slices_.empty()) {
       const Slice& slice = slices_[0];
       targets.has_slice = true;
@@ -464,12 +460,17 @@ class RestrictionCollector {
   // The cartesian product of the segments' tuples, de-duplicated in order.
   Status Expand(const std::vector<Segment>& segments, bool partition,
                 std::vector<std::vector<Value>>* out, bool* has_in) const {
-    std::vector<Segment> ordered = segments;
-    std::sort(ordered.begin(), ordered.end(),
-              [](const Segment& a, const Segment& b) { return a.first < b.first; });
+    // Sorted by pointer: the segments hold the bound values, and copying
+    // them cost more than the rest of a prepared INSERT's planning.
+    std::vector<const Segment*> ordered;
+    ordered.reserve(segments.size());
+    for (const Segment& segment : segments) ordered.push_back(&segment);
+    std::stable_sort(ordered.begin(), ordered.end(),
+                     [](const Segment* a, const Segment* b) { return a->first < b->first; });
     std::vector<std::vector<Value>> product = {{}};
     *has_in = false;
-    for (const Segment& segment : ordered) {
+    for (const Segment* segment_ptr : ordered) {
+      const Segment& segment = *segment_ptr;
       *has_in = *has_in || segment.is_in;
       for (const std::vector<Value>& tuple : segment.tuples) {
         for (size_t i = 0; i < tuple.size(); ++i) {
