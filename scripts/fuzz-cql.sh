@@ -23,7 +23,7 @@ ninja -C "$fuzz_build" -j"$(nproc)" cql_parser_fuzzer
 fuzz_scratch=$(mktemp -d)
 echo "fuzzing the CQL parser for ${fuzz_seconds}s"
 if ! "$fuzz_build/fuzz/cql_parser_fuzzer" -max_total_time="$fuzz_seconds" -timeout=10 \
-    -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$fuzz_build/" \
+    -rss_limit_mb=2048 -print_final_stats=1 -dict=fuzz/cql_parser.dict -artifact_prefix="$fuzz_build/" \
     "$fuzz_scratch" fuzz/corpus/cql_parser > "$fuzz_build/cql_parser_fuzz.log" 2>&1; then
   tail -n 60 "$fuzz_build/cql_parser_fuzz.log"
   echo "cql_parser_fuzzer FAILED (log: $fuzz_build/cql_parser_fuzz.log, input: $fuzz_build/crash-*)"
