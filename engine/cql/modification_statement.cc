@@ -262,12 +262,15 @@ Result<WritePlan> PrepareDelete(const DeleteStatement& statement, const Executio
   const bool full_row =
       !plan.targets.has_slice && plan.targets.prefix_size == schema.clustering().size();
   if (!full_row) {
-    if (AnyRegular(plan.writes)) {
+    // Cassandra words these two for conditional deletes only; an
+    // unconditional one is refused as a range deletion below.
+    const bool conditional = plan.condition_kind != ConditionKind::kNone;
+    if (conditional && AnyRegular(plan.writes)) {
       return Status::InvalidRequest(
           "DELETE statements must restrict all PRIMARY KEY columns with equality relations in "
           "order to delete non static columns");
     }
-    if (AnyRegular(plan.conditions)) {
+    if (conditional && AnyRegular(plan.conditions)) {
       return Status::InvalidRequest(
           "DELETE statements must restrict all PRIMARY KEY columns with equality relations in "
           "order to use IF condition on non static columns");

@@ -250,7 +250,7 @@ Result<std::shared_ptr<Table>> DatabaseImpl::FindTable(const std::string& keyspa
                                                        const std::string& table) const {
   std::shared_lock lock(state_mutex_);
   if (state_.keyspaces.find(keyspace) == state_.keyspaces.end()) {
-    return Status::InvalidRequest("Keyspace " + keyspace + " does not exist");
+    return Status::InvalidRequest("keyspace " + keyspace + " does not exist");
   }
   for (const auto& [id, t] : tables_) {
     const TableState& s = state_.tables.at(id);

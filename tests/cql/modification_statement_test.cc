@@ -363,6 +363,8 @@ TEST_F(ModificationStatementTest, DeleteForms) {
 
 TEST_F(ModificationStatementTest, DeleteErrors) {
   ExpectError("DELETE v FROM t WHERE k = 1",
+              "Range deletions are not supported for specific columns");
+  ExpectError("DELETE v FROM t WHERE k = 1 IF EXISTS",
               "DELETE statements must restrict all PRIMARY KEY columns with equality relations "
               "in order to delete non static columns");
   ExpectError("DELETE c FROM t WHERE k = 1 AND c = 1",
@@ -486,7 +488,6 @@ TEST_F(ModificationStatementTest, ConditionalBatch) {
       "Batch with conditions cannot span multiple tables");
 }
 
-
 TEST_F(ModificationStatementTest, InAndTupleRestrictions) {
   // An empty IN writes nothing.
   Run("UPDATE t SET v = 1 WHERE k IN () AND c = 1");
@@ -514,8 +515,8 @@ TEST_F(ModificationStatementTest, PreparedWritesAndBatches) {
   auto insert = session_->Prepare("INSERT INTO t (k, c, v) VALUES (?, ?, ?) USING TTL ?");
   ASSERT_TRUE(insert.ok()) << insert.status().ToString();
   for (int i = 0; i < 3; ++i) {
-    auto r = session_->Execute(*insert, {Value::Int(1), Value::Int(i), Value::Int(i * 10),
-                                         Value::Int(0)});
+    auto r = session_->Execute(*insert,
+                               {Value::Int(1), Value::Int(i), Value::Int(i * 10), Value::Int(0)});
     ASSERT_TRUE(r.ok()) << r.status().ToString();
   }
   EXPECT_EQ(Rows(1, {"c", "v"}), "0,0;1,10;2,20");

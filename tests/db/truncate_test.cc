@@ -163,7 +163,7 @@ TEST(TruncateTest, UnknownTableOrKeyspace) {
   EXPECT_EQ(s.message(), "table missing does not exist");
   s = t.db->Truncate("nope", "t");
   EXPECT_TRUE(s.IsInvalidRequest()) << s.ToString();
-  EXPECT_EQ(s.message(), "Keyspace nope does not exist");
+  EXPECT_EQ(s.message(), "keyspace nope does not exist");
 }
 
 TEST(TruncateTest, ReadOnlyDatabaseRefuses) {
