@@ -234,7 +234,11 @@ Status DatabaseImpl::RenameColumns(
   return AlterTableSchema(keyspace, table, [&](TableSchema& schema) -> Status {
     std::vector<ColumnDefinition> columns = schema.columns();
     const std::string qualified = schema.keyspace() + "." + schema.name();
-    for (const auto& [from, to] : renames) {
+    for (const auto& rename : renames) {
+      // Named copies, not a structured binding: clang 14 cannot capture
+      // one in the lambdas below.
+      const std::string& from = rename.first;
+      const std::string& to = rename.second;
       auto column = std::find_if(columns.begin(), columns.end(),
                                  [&](const ColumnDefinition& c) { return c.name == from; });
       if (column == columns.end()) {
