@@ -1,6 +1,7 @@
 #include "engine/compaction/compaction_iterator.h"
 
 #include <limits>
+#include <string>
 #include <utility>
 
 #include "engine/compaction/compaction_range_tombstones.h"
@@ -23,6 +24,8 @@ class CountingRowIterator final : public RowIterator {
     if (input_->Valid()) ++*rows_;
   }
   Status status() const override { return input_->status(); }
+  const std::string& clustering() const override { return input_->clustering(); }
+  const EncodedRow* encoded() const override { return input_->encoded(); }
 
  private:
   std::unique_ptr<RowIterator> input_;
@@ -173,7 +176,9 @@ class PartitionPurger {
 };
 
 // The compacted rows of one merged partition, computed as they are
-// iterated. Always positioned on a surviving row (or at the end).
+// iterated. Always positioned on a surviving row (or at the end). A row
+// that passes unchanged is handed out as the merge's (still encoded when
+// it comes so from one input); only rows the purge changes are copied.
 class CompactedRowIterator final : public RowIterator {
  public:
   CompactedRowIterator(std::unique_ptr<RowIterator> merged, const DeletionTime& partition_deletion,
@@ -189,35 +194,48 @@ class CompactedRowIterator final : public RowIterator {
     Seek();
   }
   bool Valid() const override { return valid_; }
-  const Row& row() const override { return *row_; }
+  const Row& row() const override { return changed_ ? current_ : merged_->row(); }
   void Next() override {
     merged_->Next();
     Seek();
   }
   Status status() const override { return merged_->status(); }
+  const std::string& clustering() const override {
+    return changed_ ? current_.clustering : merged_->clustering();
+  }
+  const EncodedRow* encoded() const override { return encoded_; }
 
  private:
   void Seek() {
     valid_ = false;
+    changed_ = false;
+    encoded_ = nullptr;
     for (; merged_->Valid(); merged_->Next()) {
       ++stats_->rows_merged;
-      const Row& merged = merged_->row();
       DeletionTime covering = partition_deletion_;
       if (has_range_tombstones_) {
-        DeletionTime range = covering_.Covering(merged.clustering);
+        DeletionTime range = covering_.Covering(merged_->clustering());
         if (range.Supersedes(covering)) covering = range;
       }
       // The merge's row stays valid until merged_->Next(), which only our
       // own Next() calls.
-      if (covering.IsLive() && PassesUnchanged(merged, now_sec_)) {
-        row_ = &merged;
-        ++stats_->rows_written;
-        valid_ = true;
-        return;
+      if (covering.IsLive()) {
+        const EncodedRow* encoded = merged_->encoded();
+        if (encoded != nullptr && encoded->scan.PassesUnchanged(now_sec_)) {
+          encoded_ = encoded;
+          ++stats_->rows_written;
+          valid_ = true;
+          return;
+        }
+        if (PassesUnchanged(merged_->row(), now_sec_)) {
+          ++stats_->rows_written;
+          valid_ = true;
+          return;
+        }
       }
-      current_ = merged;
+      current_ = merged_->row();
       if (!purger_.CompactRow(&current_, covering)) {
-        row_ = &current_;
+        changed_ = true;
         ++stats_->rows_written;
         valid_ = true;
         return;
@@ -232,8 +250,9 @@ class CompactedRowIterator final : public RowIterator {
   PartitionPurger purger_;
   int64_t now_sec_;
   CompactionIteratorStats* stats_;
-  Row current_;                 // a row the purge had to change
-  const Row* row_ = &current_;  // what row() returns: current_ or the merge's row
+  Row current_;                          // a row the purge had to change
+  bool changed_ = false;                 // row() is current_, not the merge's row
+  const EncodedRow* encoded_ = nullptr;  // the merge's row, passing through encoded
   bool valid_ = false;
 };
 

@@ -182,16 +182,29 @@ Status OutputSet::WritePartition(PartitionContent& partition) {
     OpenOutput* out = nullptr;
     RowIterator& rows = *partition.rows;
     for (; rows.Valid(); rows.Next()) {
-      const Row& row = rows.row();
-      if (row.IsEmpty()) continue;
-      const int64_t window = split ? WindowOf(NewestTimestamp(row)) : 0;
+      // A row passing through unchanged and still encoded is copied as it
+      // is stored (its newest timestamp is in its scan); any other is
+      // encoded from the decoded row.
+      const EncodedRow* encoded = rows.encoded();
+      const Row* row = nullptr;
+      int64_t newest;
+      if (encoded != nullptr) {
+        newest = encoded->scan.max_timestamp;
+      } else {
+        row = &rows.row();
+        if (row->IsEmpty()) continue;
+        newest = split ? NewestTimestamp(*row) : 0;
+      }
+      const int64_t window = split ? WindowOf(newest) : 0;
       if (out == nullptr || window != last_window) {
         HeaderPart& part = parts[window];
         if (!part.begun) CASSETTE_RETURN_IF_ERROR(Begin(window, partition.key, &part));
         out = &open_.at(window);
         last_window = window;
       }
-      CASSETTE_RETURN_IF_ERROR(out->writer->AddRow(row));
+      CASSETTE_RETURN_IF_ERROR(row != nullptr
+                                   ? out->writer->AddRow(*row)
+                                   : out->writer->AddEncodedRow(rows.clustering(), *encoded));
       if (++rows_since_request == kRowsPerRateRequest) {
         rows_since_request = 0;
         RequestGrowth(out, out->writer->EstimatedFileSize());

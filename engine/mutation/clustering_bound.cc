@@ -11,14 +11,12 @@ bool StartsWith(std::string_view s, std::string_view prefix) {
 
 }  // namespace
 
-bool ClusteringRange::AfterStart(std::string_view clustering) const {
-  if (start.prefix.empty()) return true;
+bool ClusteringRange::AfterBoundedStart(std::string_view clustering) const {
   if (StartsWith(clustering, start.prefix)) return start.inclusive;
   return clustering > std::string_view(start.prefix);
 }
 
-bool ClusteringRange::BeforeEnd(std::string_view clustering) const {
-  if (end.prefix.empty()) return true;
+bool ClusteringRange::BeforeBoundedEnd(std::string_view clustering) const {
   if (StartsWith(clustering, end.prefix)) return end.inclusive;
   return clustering < std::string_view(end.prefix);
 }

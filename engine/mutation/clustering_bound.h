@@ -23,9 +23,14 @@ struct ClusteringRange {
 
   static ClusteringRange All() { return {}; }
   // True when `clustering` (a full clustering) is at or after the start.
-  bool AfterStart(std::string_view clustering) const;
+  // (Inline for the unbounded side: scans test every row against it.)
+  bool AfterStart(std::string_view clustering) const {
+    return start.prefix.empty() || AfterBoundedStart(clustering);
+  }
   // True when `clustering` is at or before the end.
-  bool BeforeEnd(std::string_view clustering) const;
+  bool BeforeEnd(std::string_view clustering) const {
+    return end.prefix.empty() || BeforeBoundedEnd(clustering);
+  }
   bool Contains(std::string_view clustering) const {
     return AfterStart(clustering) && BeforeEnd(clustering);
   }
@@ -37,6 +42,10 @@ struct ClusteringRange {
   // True when some clustering in [min, max] (both full clusterings) may be in the range.
   bool Intersects(std::string_view min, std::string_view max) const;
   friend bool operator==(const ClusteringRange&, const ClusteringRange&) = default;
+
+ private:
+  bool AfterBoundedStart(std::string_view clustering) const;
+  bool BeforeBoundedEnd(std::string_view clustering) const;
 };
 
 }  // namespace cassette

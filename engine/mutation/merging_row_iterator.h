@@ -4,12 +4,16 @@
 // clustering are merged into one with MergeRow (cell reconciliation, the
 // stronger marker and row deletion). Nothing is dropped: shadowing, expiry
 // and purging are the consumer's business (the read path's live view,
-// compaction's purge).
+// compaction's purge). A clustering only one child holds (most of them, in
+// a compaction or a read over disjoint sources) is handed out as that
+// child's row, without a copy (and still encoded, when the child keeps it
+// so: the merge itself only compares clusterings).
 //
 // Thread-compatible.
 #pragma once
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "engine/mutation/partition_source.h"
@@ -22,21 +26,34 @@ class MergingRowIterator final : public RowIterator {
   MergingRowIterator(std::vector<std::unique_ptr<RowIterator>> children, bool reversed);
 
   bool Valid() const override { return valid_; }
-  const Row& row() const override { return current_; }
+  // The merged row, or the only child's holding that clustering (valid
+  // until Next() either way: the children move on only then).
+  const Row& row() const override {
+    return same_.size() == 1 ? children_[same_.front()]->row() : current_;
+  }
   void Next() override;
-  Status status() const override { return status_; }
+  Status status() const override;
+  const std::string& clustering() const override { return *clusterings_[same_.front()]; }
+  const EncodedRow* encoded() const override {
+    return same_.size() == 1 ? children_[same_.front()]->encoded() : nullptr;
+  }
 
  private:
   // Heap order: the child whose row comes first sits at the top.
   bool Later(size_t a, size_t b) const;
+  // True when clustering `a` comes before `b` (ties excluded).
+  bool Before(const std::string& a, const std::string& b) const;
   void PushIfValid(size_t child);
   void Advance();
 
   std::vector<std::unique_ptr<RowIterator>> children_;
+  // The clustering each child in the heap (or in same_) is positioned on
+  // (saves a virtual call per comparison).
+  std::vector<const std::string*> clusterings_;
   bool reversed_;
   std::vector<size_t> heap_;
-  std::vector<size_t> same_;  // children whose row was merged into current_
-  Row current_;
+  std::vector<size_t> same_;  // children positioned on the current clustering
+  Row current_;               // their rows merged, when there are several
   bool valid_ = false;
   Status status_;
 };

@@ -8,23 +8,47 @@
 
 #include <memory>
 #include <optional>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "cassette/query.h"
 #include "cassette/status.h"
 #include "engine/mutation/partition_update.h"
+#include "engine/mutation/row_codec.h"
 
 namespace cassette {
+
+// A row as an SSTable stores it: its body (row_codec.h) and the bases it
+// was encoded against, with the summary compaction works from.
+struct EncodedRow {
+  std::string_view body;
+  EncodingStats encoding;
+  RowBodyScan scan;
+};
 
 class RowIterator {
  public:
   virtual ~RowIterator() = default;
   virtual bool Valid() const = 0;
-  // REQUIRES: Valid(). The reference stays valid until Next().
+  // REQUIRES: Valid(). The reference stays valid until Next(). A source
+  // that decodes rows lazily (an SSTable's) may find the row corrupt only
+  // here: it then returns an empty row and ends the iteration (Valid()
+  // turns false, status() tells why).
   virtual const Row& row() const = 0;
   virtual void Next() = 0;
   // An error ends the iteration (Valid() turns false) and stays here.
   virtual Status status() const = 0;
+
+  // REQUIRES: Valid(). row().clustering, without decoding the row where
+  // the source keeps it encoded. Valid until Next().
+  virtual const std::string& clustering() const { return row().clustering; }
+  // REQUIRES: Valid(). The row still encoded, when the source keeps it so
+  // and can hand it out unchanged; null otherwise (and when the body is
+  // corrupt, which ends the iteration as row() does). Compaction copies
+  // such a row into its output without decoding and re-encoding it. Valid
+  // until Next().
+  virtual const EncodedRow* encoded() const { return nullptr; }
 };
 
 // One partition from one source.

@@ -91,6 +91,17 @@ void MergeRowImpl(Row* into, R& from) {
     into->columns = Take<kMove>(from.columns);
     return;
   }
+  // The same columns on both sides (rows written by statements of one
+  // shape, the usual overwrite): merged in place, without a new vector.
+  if (into->columns.size() == from.columns.size() &&
+      std::equal(
+          into->columns.begin(), into->columns.end(), from.columns.begin(),
+          [](const ColumnData& a, const ColumnData& b) { return a.column_id == b.column_id; })) {
+    for (size_t i = 0; i < into->columns.size(); ++i) {
+      MergeColumn<kMove>(&into->columns[i], from.columns[i]);
+    }
+    return;
+  }
   // Both sides sorted by column id; the result is too.
   std::vector<ColumnData> out;
   out.reserve(into->columns.size() + from.columns.size());

@@ -10,8 +10,10 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "cassette/status.h"
 #include "engine/mutation/partition_update.h"
@@ -27,11 +29,83 @@ struct EncodingStats {
 
 // Row body: marker, deletion and columns, without the clustering.
 void EncodeRowBody(const Row& row, const EncodingStats& stats, std::string* out);
+// The same bytes written at `p`, which must have room for
+// MaxEncodedRowBodySize(row) of them (a bound, not the size); returns the
+// end of what was written. For writers that encode many rows into one
+// buffer.
+size_t MaxEncodedRowBodySize(const Row& row);
+char* EncodeRowBodyTo(const Row& row, const EncodingStats& stats, char* p);
 // Decodes a row body from the front of *in and advances *in past it,
 // replacing the row's marker, deletion and columns (the clustering is left
 // alone). Reuses the storage of the columns already in *row. On error *in
 // is unchanged and the row's columns are unspecified.
 Status DecodeRowBody(std::string_view* in, const EncodingStats& stats, Row* row);
+
+// Where a time value lies in an encoded row body, the base its delta is
+// taken from and its value: what re-basing the body rewrites.
+struct DeltaField {
+  enum Base : uint8_t { kTimestamp, kLocalDeletionTime, kTtl };
+  uint32_t begin = 0;  // offset of its varint in the body
+  uint32_t end = 0;
+  Base base = kTimestamp;
+  int64_t value = 0;
+};
+
+// What a compaction needs of an encoded row body without decoding it: the
+// figures StatsCollector folds in for the row, and what tells whether
+// compacting the row would change it. Field by field the same as the
+// decoded row gives.
+struct RowBodyScan {
+  LivenessInfo marker;
+  bool has_deletion = false;   // a row deletion
+  uint64_t columns = 0;        // columns written
+  uint64_t empty_columns = 0;  // collections without a cell
+  uint64_t complex_deletions = 0;
+  uint64_t cells = 0;
+  uint64_t tombstones = 0;
+  uint64_t expiring_cells = 0;
+  // The earliest expiry of an expiring cell (kNoDeletionTime: none).
+  int64_t min_cell_expiry = kNoDeletionTime;
+  // Over the marker, the row and collection deletions and the cells, as
+  // SSTableStats counts them (live non-expiring data has kNoDeletionTime).
+  int64_t min_timestamp = std::numeric_limits<int64_t>::max();
+  int64_t max_timestamp = std::numeric_limits<int64_t>::min();
+  int64_t min_local_deletion_time = std::numeric_limits<int64_t>::max();
+  int64_t max_local_deletion_time = std::numeric_limits<int64_t>::min();
+  int32_t min_ttl = std::numeric_limits<int32_t>::max();
+  int32_t max_ttl = 0;
+  // The local deletion times other than kNoDeletionTime, in body order:
+  // drop_time_count of them, all equal to drop_time unless
+  // mixed_drop_times.
+  int64_t drop_time = 0;
+  uint64_t drop_time_count = 0;
+  bool mixed_drop_times = false;
+  // Every time value of the body, in body order (RebaseRowBody).
+  std::vector<DeltaField> fields;
+
+  // True when compacting the row at now_sec under no covering deletion
+  // leaves it exactly as it is: no deletion, nothing expired, no empty
+  // collection.
+  bool PassesUnchanged(int64_t now_sec) const {
+    if (has_deletion) return false;
+    if (!marker.IsEmpty() && marker.IsExpiring() && !marker.IsLive(now_sec)) return false;
+    if (columns == 0) return !marker.IsEmpty();
+    return empty_columns == 0 && complex_deletions == 0 && tombstones == 0 &&
+           (expiring_cells == 0 || now_sec < min_cell_expiry);
+  }
+};
+
+// Checks a whole row body exactly as DecodeRowBody does (the same
+// Corruption on the same input, plus trailing bytes) and summarizes it.
+// *scan's storage is reused.
+Status ScanRowBody(std::string_view body, const EncodingStats& stats, RowBodyScan* scan);
+// The body re-encoded against the bases `to` (the same bytes, its time
+// values as deltas from `to`), written at `out`, which must have room for
+// RebasedRowBodySize(body, scan, to) bytes, exactly what is written;
+// returns the end. REQUIRES: ScanRowBody(body, ..., &scan) succeeded.
+size_t RebasedRowBodySize(std::string_view body, const RowBodyScan& scan, const EncodingStats& to);
+char* RebaseRowBody(std::string_view body, const RowBodyScan& scan, const EncodingStats& to,
+                    char* out);
 
 // Clustering (length-prefixed) followed by the body.
 void EncodeRow(const Row& row, const EncodingStats& stats, std::string* out);

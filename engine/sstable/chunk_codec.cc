@@ -44,7 +44,17 @@ Status DecompressChunk(std::string_view block, size_t expected_size, const std::
     return SSTableCorruption(path, offset, "compressed data chunk has the wrong length");
   }
   out->resize(expected_size);
-  const size_t n = ZSTD_decompress(out->data(), out->size(), payload.data(), payload.size());
+  // ZSTD_decompress allocates (and frees) a context of about 100 KiB per
+  // call; each thread keeps one instead.
+  struct ThreadDCtx {
+    ZSTD_DCtx* ctx = ZSTD_createDCtx();
+    ~ThreadDCtx() { ZSTD_freeDCtx(ctx); }
+  };
+  thread_local ThreadDCtx dctx;
+  const size_t n =
+      dctx.ctx != nullptr
+          ? ZSTD_decompressDCtx(dctx.ctx, out->data(), out->size(), payload.data(), payload.size())
+          : ZSTD_decompress(out->data(), out->size(), payload.data(), payload.size());
   if (ZSTD_isError(n) || n != expected_size) {
     return SSTableCorruption(path, offset,
                              std::string("data chunk does not decompress: ") +

@@ -1,6 +1,8 @@
 #include "engine/sstable/partition_codec.h"
 
 #include <algorithm>
+#include <bit>
+#include <cstring>
 
 #include "engine/util/coding.h"
 
@@ -65,17 +67,87 @@ Status DecodePartitionHeader(std::string_view in, const EncodingStats& stats,
   return Status::OK();
 }
 
-void EncodeRowEntry(std::string_view prev_clustering, const Row& row, const EncodingStats& stats,
-                    std::string* scratch, std::string* out) {
-  const std::string& c = row.clustering;
-  const size_t limit = std::min(prev_clustering.size(), c.size());
+namespace {
+
+size_t VarintLength(uint64_t v) {
+  size_t n = 1;
+  while (v >= 0x80) {
+    v >>= 7;
+    ++n;
+  }
+  return n;
+}
+
+char* PutVarintAt(char* p, uint64_t v) {
+  while (v >= 0x80) {
+    *p++ = static_cast<char>(v | 0x80);
+    v >>= 7;
+  }
+  *p++ = static_cast<char>(v);
+  return p;
+}
+
+}  // namespace
+
+size_t MaxRowEntryHeadSize(std::string_view clustering) { return 3 * 10 + clustering.size(); }
+
+size_t MaxRowEntrySize(const Row& row) {
+  return MaxRowEntryHeadSize(row.clustering) + MaxEncodedRowBodySize(row);
+}
+
+char* EncodeRowEntryHead(std::string_view prev_clustering, std::string_view clustering,
+                         size_t body_bound, char* p) {
+  const size_t limit = std::min(prev_clustering.size(), clustering.size());
   size_t shared = 0;
-  while (shared < limit && prev_clustering[shared] == c[shared]) ++shared;
-  PutVarint64(out, shared + 1);
-  PutLengthPrefixed(out, std::string_view(c).substr(shared));
-  scratch->clear();
-  EncodeRowBody(row, stats, scratch);
-  PutLengthPrefixed(out, *scratch);
+  // Eight bytes at a time: clusterings of neighbouring rows (a timestamp,
+  // a counter) share most of their bytes, and the first that differs is
+  // found from the words' difference.
+  bool differs = false;
+  while (shared + 8 <= limit && !differs) {
+    uint64_t a, b;
+    std::memcpy(&a, prev_clustering.data() + shared, 8);
+    std::memcpy(&b, clustering.data() + shared, 8);
+    if (a == b) {
+      shared += 8;
+    } else if constexpr (std::endian::native == std::endian::little) {
+      shared += static_cast<size_t>(std::countr_zero(a ^ b)) / 8;
+      differs = true;
+    } else {
+      break;
+    }
+  }
+  while (!differs && shared < limit && prev_clustering[shared] == clustering[shared]) ++shared;
+  const size_t unshared = clustering.size() - shared;
+  p = PutVarintAt(p, shared + 1);
+  p = PutVarintAt(p, unshared);
+  if (unshared > 0) std::memcpy(p, clustering.data() + shared, unshared);
+  p += unshared;
+  // Room for the varint of the body's bound: the body is written after it.
+  return p + VarintLength(body_bound);
+}
+
+char* FinishRowEntry(char* body, size_t body_bound, char* body_end) {
+  // The body length goes before the body, which moves down in the (usual)
+  // case the length takes fewer bytes than the bound's.
+  const size_t body_length = static_cast<size_t>(body_end - body);
+  char* p = PutVarintAt(body - VarintLength(body_bound), body_length);
+  if (p != body) std::memmove(p, body, body_length);
+  return p + body_length;
+}
+
+char* EncodeRowEntryTo(std::string_view prev_clustering, const Row& row, const EncodingStats& stats,
+                       char* p) {
+  const size_t body_bound = MaxEncodedRowBodySize(row);
+  char* body = EncodeRowEntryHead(prev_clustering, row.clustering, body_bound, p);
+  return FinishRowEntry(body, body_bound, EncodeRowBodyTo(row, stats, body));
+}
+
+void EncodeRowEntry(std::string_view prev_clustering, const Row& row, const EncodingStats& stats,
+                    std::string* out) {
+  const size_t old = out->size();
+  out->resize(old + MaxRowEntrySize(row));
+  char* end = EncodeRowEntryTo(prev_clustering, row, stats, out->data() + old);
+  out->resize(static_cast<size_t>(end - out->data()));
 }
 
 }  // namespace cassette

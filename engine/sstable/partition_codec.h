@@ -45,9 +45,22 @@ Status DecodePartitionHeader(std::string_view in, const EncodingStats& stats,
                              PartitionHeader* header);
 
 // Appends the row entry of `row`, its clustering prefix-compressed against
-// `prev_clustering` (empty at the start of a block). `scratch` is reused
-// working space for the body.
+// `prev_clustering` (empty at the start of a block).
 void EncodeRowEntry(std::string_view prev_clustering, const Row& row, const EncodingStats& stats,
-                    std::string* scratch, std::string* out);
+                    std::string* out);
+// The same bytes written at `p`, which must have room for
+// MaxRowEntrySize(row) of them; returns the end of what was written.
+size_t MaxRowEntrySize(const Row& row);
+char* EncodeRowEntryTo(std::string_view prev_clustering, const Row& row, const EncodingStats& stats,
+                       char* p);
+// A row entry written in two steps, for a body that comes already encoded:
+// EncodeRowEntryHead writes the clustering part at `p` (room:
+// MaxRowEntryHeadSize(clustering) plus the body's bound) and returns where
+// the body goes; FinishRowEntry, given where the body ended, writes its
+// length and returns the end of the entry.
+size_t MaxRowEntryHeadSize(std::string_view clustering);
+char* EncodeRowEntryHead(std::string_view prev_clustering, std::string_view clustering,
+                         size_t body_bound, char* p);
+char* FinishRowEntry(char* body, size_t body_bound, char* body_end);
 
 }  // namespace cassette

@@ -15,7 +15,7 @@ std::unique_ptr<SSTableRowIterator> SSTableRowIterator::Create(RowIteratorParams
 SSTableRowIterator::SSTableRowIterator(RowIteratorParams params)
     : params_(std::move(params)), cursor_(params_.cursor.get()) {}
 
-void SSTableRowIterator::Fail(Status s) {
+void SSTableRowIterator::Fail(Status s) const {
   valid_ = false;
   status_ = std::move(s);
 }
@@ -97,14 +97,40 @@ Status SSTableRowIterator::ReadEntryHead(std::string* clustering, uint64_t* body
   return Status::OK();
 }
 
-Status SSTableRowIterator::DecodeBody(uint64_t body_length) {
-  std::string_view body;
-  const uint64_t at = cursor_->position();
-  CASSETTE_RETURN_IF_ERROR(cursor_->ReadBytes(body_length, &body));
+Status SSTableRowIterator::TakeBody(uint64_t body_length) {
+  body_position_ = cursor_->position();
+  CASSETTE_RETURN_IF_ERROR(cursor_->ReadBytes(body_length, &body_));
+  decoded_ = false;
+  scanned_ = false;
+  return Status::OK();
+}
+
+Status SSTableRowIterator::BodyCorruption(const Status& s) const {
+  return cursor_->fetcher()->DataCorruption(body_position_, "bad row body: " + s.message());
+}
+
+void SSTableRowIterator::DecodeCurrent() const {
+  decoded_ = true;
+  std::string_view body = body_;
   Status s = DecodeRowBody(&body, params_.encoding, &row_);
   if (s.ok() && !body.empty()) s = Status::Corruption("trailing bytes after row body");
-  if (!s.ok()) return cursor_->fetcher()->DataCorruption(at, "bad row body: " + s.message());
-  return Status::OK();
+  if (s.ok()) return;
+  Fail(BodyCorruption(s));
+  row_.marker = LivenessInfo{};
+  row_.deletion = DeletionTime::Live();
+  row_.columns.clear();
+}
+
+const EncodedRow* SSTableRowIterator::encoded() const {
+  if (!scanned_) {
+    scanned_ = true;
+    encoded_.body = body_;
+    encoded_.encoding = params_.encoding;
+    if (Status s = ScanRowBody(body_, params_.encoding, &encoded_.scan); !s.ok()) {
+      Fail(BodyCorruption(s));
+    }
+  }
+  return status_.ok() ? &encoded_ : nullptr;
 }
 
 Status SSTableRowIterator::AdvanceForward() {
@@ -126,7 +152,7 @@ Status SSTableRowIterator::AdvanceForward() {
       continue;
     }
     if (!params_.range.BeforeEnd(row_.clustering)) return Status::OK();
-    CASSETTE_RETURN_IF_ERROR(DecodeBody(body_length));
+    CASSETTE_RETURN_IF_ERROR(TakeBody(body_length));
     pos_ = cursor_->position();
     valid_ = true;
     return Status::OK();
@@ -205,7 +231,10 @@ Status SSTableRowIterator::AdvanceReversed() {
     if (buffered_pos_ > 0) {
       const BufferedRow& b = buffered_[--buffered_pos_];
       cursor_->Seek(b.body_position);
-      CASSETTE_RETURN_IF_ERROR(DecodeBody(b.body_length));
+      CASSETTE_RETURN_IF_ERROR(TakeBody(b.body_length));
+      // Reversed reads decode at once: their rows are all wanted.
+      DecodeCurrent();
+      CASSETTE_RETURN_IF_ERROR(status_);
       row_.clustering.assign(clusterings_, b.clustering_offset, b.clustering_length);
       valid_ = true;
       return Status::OK();

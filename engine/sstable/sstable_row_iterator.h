@@ -6,7 +6,9 @@
 // range's end, walking the row index backwards, so neither direction reads
 // chunks outside the range (beyond the blocks at its two edges). Entries
 // are parsed in place in the block cache's chunks: the rows handed out are
-// the only copies. Not thread-safe.
+// the only copies. Forward, a row's body is decoded only when row() asks
+// for it; encoded() hands it out still encoded (checked and summarized)
+// instead, for a compaction to copy. Not thread-safe.
 #pragma once
 
 #include <cstdint>
@@ -46,9 +48,14 @@ class SSTableRowIterator final : public RowIterator {
   static std::unique_ptr<SSTableRowIterator> Create(RowIteratorParams params);
 
   bool Valid() const override { return valid_; }
-  const Row& row() const override { return row_; }
+  const Row& row() const override {
+    if (!decoded_) DecodeCurrent();
+    return row_;
+  }
   void Next() override;
   Status status() const override { return status_; }
+  const std::string& clustering() const override { return row_.clustering; }
+  const EncodedRow* encoded() const override;
 
  private:
   explicit SSTableRowIterator(RowIteratorParams params);
@@ -70,21 +77,36 @@ class SSTableRowIterator final : public RowIterator {
   // holds the previous one, for the shared prefix); leaves the cursor at
   // the body and sets *body_length.
   Status ReadEntryHead(std::string* clustering, uint64_t* body_length);
-  // Decodes the body at the cursor into row_ (clustering left alone).
-  Status DecodeBody(uint64_t body_length);
-  void Fail(Status s);
+  // Takes the body at the cursor as the current row's (body_), to be
+  // decoded when asked for.
+  Status TakeBody(uint64_t body_length);
+  // Decodes body_ into row_ (clustering left alone); a corrupt body ends
+  // the iteration and leaves row_ empty.
+  void DecodeCurrent() const;
+  // The Corruption of a bad body_.
+  Status BodyCorruption(const Status& s) const;
+  void Fail(Status s) const;
 
   RowIteratorParams params_;
   DataCursor* cursor_;
   std::optional<RowIndexCursor> index_;
-  bool valid_ = false;
-  Status status_;
+  // Mutable: a row found corrupt when decoded on demand ends the iteration.
+  mutable bool valid_ = false;
+  mutable Status status_;
 
   uint64_t pos_ = 0;
   uint64_t block_end_ = 0;
   // Forward, row_.clustering is the previous entry's clustering, against
-  // which the next one is prefix-decoded.
-  Row row_;
+  // which the next one is prefix-decoded. row_'s other fields hold the
+  // current row once decoded_.
+  mutable Row row_;
+  // The current row's body (valid until the cursor moves, which only Next()
+  // does) and its stream position, for errors.
+  std::string_view body_;
+  uint64_t body_position_ = 0;
+  mutable bool decoded_ = false;
+  mutable bool scanned_ = false;
+  mutable EncodedRow encoded_;
 
   // Reversed: the current block's rows in range, whose bodies are decoded
   // as they are returned (last first). Their clusterings are packed in

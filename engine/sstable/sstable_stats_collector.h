@@ -1,8 +1,13 @@
 // StatsCollector: folds every partition, row, cell and deletion the writer
-// stores into SSTableStats (Cassandra's MetadataCollector). Not thread-safe.
+// stores into SSTableStats (Cassandra's MetadataCollector). Rows come in
+// clustering order within a partition (the writer checks it), so only a
+// partition's first row can lower min_clustering and only its last can
+// raise max_clustering. Not thread-safe.
 #pragma once
 
 #include <cstdint>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "engine/mutation/partition_update.h"
@@ -14,15 +19,22 @@ class StatsCollector {
  public:
   void BeginPartition(const DecoratedKey& key, const DeletionTime& partition_deletion,
                       const Row& static_row, const std::vector<RangeTombstone>& range_tombstones);
+  // REQUIRES: row.clustering sorts after the partition's previous row.
   void AddRow(const Row& row);
-  // `partition_bytes`: the partition's size in the uncompressed data stream.
-  void EndPartition(uint64_t partition_bytes);
+  // The same for a row known by its scan (an encoded row), with the same
+  // result as AddRow of the decoded row. REQUIRES: !scan.mixed_drop_times
+  // (the histogram needs those one by one: use AddRow).
+  void AddScannedRow(const std::string& clustering, const RowBodyScan& scan);
+  // `partition_bytes`: the partition's size in the uncompressed data stream;
+  // `last_clustering`: its last row's (ignored when it has none).
+  void EndPartition(uint64_t partition_bytes, std::string_view last_clustering);
 
   SSTableStats& stats() { return stats_; }
   const SSTableStats& stats() const { return stats_; }
 
  private:
   void UpdateRowContent(const Row& row);
+  void FirstRowOfPartition(const std::string& clustering);
   void UpdateDeletion(const DeletionTime& d);
   void UpdateTimestamp(int64_t ts);
   void UpdateLocalDeletionTime(int64_t ldt);
@@ -30,6 +42,7 @@ class StatsCollector {
 
   SSTableStats stats_;
   uint64_t partition_cells_ = 0;
+  bool partition_has_rows_ = false;
 };
 
 }  // namespace cassette

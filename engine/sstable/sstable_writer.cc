@@ -1,5 +1,8 @@
 #include "engine/sstable/sstable_writer.h"
 
+#include <algorithm>
+#include <cstring>
+
 #include "engine/sstable/partition_codec.h"
 #include "engine/util/checksum.h"
 
@@ -82,27 +85,72 @@ Status SSTableWriter::CloseRowBlock() {
   return Status::OK();
 }
 
-Status SSTableWriter::AddRow(const Row& row) {
+Status SSTableWriter::BeforeRow(const std::string& clustering) {
   CASSETTE_RETURN_IF_ERROR(CheckUsable());
   if (!in_partition_) {
     return Status::InvalidArgument("sstable " + path_ + ": AddRow outside a partition");
   }
-  if (partition_has_rows_ && !(prev_clustering_ < row.clustering)) {
+  if (partition_has_rows_ && !(prev_clustering_ < clustering)) {
     return Status::InvalidArgument("sstable " + path_ +
                                    ": row clustering is not after the previous row's");
   }
   if (block_has_rows_ && data_.position() - block_start_ >= options_.row_index_interval) {
     CASSETTE_RETURN_IF_ERROR(CloseRowBlock());
   }
-  scratch_.clear();
-  EncodeRowEntry(block_has_rows_ ? std::string_view(prev_clustering_) : std::string_view(), row,
-                 options_.encoding_stats, &body_scratch_, &scratch_);
-  if (Status s = data_.Append(scratch_); !s.ok()) return Fail(s);
-  if (!block_has_rows_) block_first_ = row.clustering;
+  return Status::OK();
+}
+
+Status SSTableWriter::AfterRow(const std::string& clustering, size_t length) {
+  if (Status s = data_.Commit(length); !s.ok()) return Fail(s);
+  if (!block_has_rows_) block_first_ = clustering;
   block_has_rows_ = true;
   partition_has_rows_ = true;
-  prev_clustering_ = row.clustering;
+  prev_clustering_ = clustering;
+  return Status::OK();
+}
+
+Status SSTableWriter::AddRow(const Row& row) {
+  CASSETTE_RETURN_IF_ERROR(BeforeRow(row.clustering));
+  // Encoded straight into the data stream's buffer.
+  char* start = data_.Reserve(MaxRowEntrySize(row));
+  char* end =
+      EncodeRowEntryTo(block_has_rows_ ? std::string_view(prev_clustering_) : std::string_view(),
+                       row, options_.encoding_stats, start);
+  CASSETTE_RETURN_IF_ERROR(AfterRow(row.clustering, static_cast<size_t>(end - start)));
   collector_.AddRow(row);
+  return Status::OK();
+}
+
+Status SSTableWriter::AddEncodedRow(const std::string& clustering, const EncodedRow& row) {
+  CASSETTE_RETURN_IF_ERROR(BeforeRow(clustering));
+  // The body's exact size goes in the entry head: the body is then copied
+  // (same bases) or re-based straight into place.
+  const bool same_bases = row.encoding == options_.encoding_stats;
+  const size_t body_size = same_bases
+                               ? row.body.size()
+                               : RebasedRowBodySize(row.body, row.scan, options_.encoding_stats);
+  char* start = data_.Reserve(MaxRowEntryHeadSize(clustering) + body_size);
+  char* body =
+      EncodeRowEntryHead(block_has_rows_ ? std::string_view(prev_clustering_) : std::string_view(),
+                         clustering, body_size, start);
+  char* end;
+  if (same_bases) {
+    std::memcpy(body, row.body.data(), row.body.size());
+    end = body + row.body.size();
+  } else {
+    end = RebaseRowBody(row.body, row.scan, options_.encoding_stats, body);
+  }
+  end = FinishRowEntry(body, body_size, end);
+  CASSETTE_RETURN_IF_ERROR(AfterRow(clustering, static_cast<size_t>(end - start)));
+  if (!row.scan.mixed_drop_times) {
+    collector_.AddScannedRow(clustering, row.scan);
+    return Status::OK();
+  }
+  // The drop-time histogram takes the row's deletion times one by one.
+  std::string_view in = row.body;
+  decoded_.clustering = clustering;
+  if (Status s = DecodeRowBody(&in, row.encoding, &decoded_); !s.ok()) return Fail(s);
+  collector_.AddRow(decoded_);
   return Status::OK();
 }
 
@@ -131,7 +179,7 @@ Status SSTableWriter::EndPartition() {
   row_blocks_.clear();
   PartitionIndexEntry entry{last_sort_key_, partition_start_, length, row_index};
   if (Status s = index_.Add(entry); !s.ok()) return Fail(s);
-  collector_.EndPartition(length);
+  collector_.EndPartition(length, prev_clustering_);
   in_partition_ = false;
   prev_clustering_.clear();
   return Status::OK();

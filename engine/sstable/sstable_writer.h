@@ -7,12 +7,14 @@
 // Not thread-safe. After an I/O error every call returns that error.
 #pragma once
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "cassette/file_system.h"
 #include "cassette/status.h"
+#include "engine/mutation/partition_source.h"
 #include "engine/mutation/partition_update.h"
 #include "engine/sstable/block_appender.h"
 #include "engine/sstable/bloom_filter.h"
@@ -42,6 +44,10 @@ class SSTableWriter {
   // InvalidArgument unless a partition is open and row.clustering sorts
   // strictly after (memcmp) the previous row's.
   Status AddRow(const Row& row);
+  // The same for a row still encoded (an input SSTable's, passing through
+  // a compaction unchanged): its body is copied, re-based when its
+  // encoding bases differ from this file's, not decoded and re-encoded.
+  Status AddEncodedRow(const std::string& clustering, const EncodedRow& row);
   Status EndPartition();
   // BeginPartition, AddRow for each row, EndPartition.
   Status Add(const PartitionUpdate& partition);
@@ -65,6 +71,11 @@ class SSTableWriter {
   Status Fail(Status s);
   Status CheckUsable() const;
   Status CloseRowBlock();
+  // The checks AddRow and AddEncodedRow share, and closing a full block.
+  Status BeforeRow(const std::string& clustering);
+  // Appends the entry encoded at data_.Reserve() (`length` bytes) and
+  // records the row.
+  Status AfterRow(const std::string& clustering, size_t length);
   Result<BlockHandle> WriteRawBlock(std::string_view payload);
   Status WriteSection(SectionType type, std::string_view bytes, size_t slot, Footer* footer);
 
@@ -95,7 +106,7 @@ class SSTableWriter {
   std::string block_first_;
   std::vector<RowIndexEntry> row_blocks_;
   std::string scratch_;
-  std::string body_scratch_;
+  Row decoded_;  // an encoded row decoded, when its stats need it
   std::string node_scratch_;
 };
 

@@ -26,9 +26,30 @@ constexpr uint32_t kMaxDecodedBins = 100000;
 StreamingHistogram::StreamingHistogram(uint32_t max_bins, int64_t round_seconds)
     : max_bins_(std::max<uint32_t>(max_bins, 1)), round_seconds_(round_seconds) {}
 
-void StreamingHistogram::Update(int64_t point, uint64_t count) {
+void StreamingHistogram::UpdateSlow(int64_t point, uint64_t count) {
   if (count == 0) return;
-  AddBin(RoundUp(point, round_seconds_), count);
+  const int64_t rounded = RoundUp(point, round_seconds_);
+  AddBin(rounded, count);
+  SetHint(rounded);
+}
+
+void StreamingHistogram::SetHint(int64_t rounded) {
+  auto it = std::lower_bound(bins_.begin(), bins_.end(), rounded,
+                             [](const auto& bin, int64_t p) { return bin.first < p; });
+  if (it == bins_.end() || it->first != rounded) {
+    hint_index_ = SIZE_MAX;  // merged into a neighbour
+    return;
+  }
+  hint_index_ = static_cast<size_t>(it - bins_.begin());
+  hint_hi_ = rounded;
+  // Every point of (rounded - unit, rounded] rounds up to a multiple
+  // `rounded` of the unit; otherwise (no rounding, or a saturated point)
+  // only `rounded` itself is known to.
+  const int64_t unit = round_seconds_;
+  hint_lo_ = rounded;
+  if (unit > 1 && rounded % unit == 0 && rounded >= std::numeric_limits<int64_t>::min() + unit) {
+    hint_lo_ = rounded - unit + 1;
+  }
 }
 
 void StreamingHistogram::Merge(const StreamingHistogram& other) {

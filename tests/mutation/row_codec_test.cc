@@ -5,6 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <vector>
+
 #include "engine/mutation/row_codec_format.h"
 #include "engine/util/coding.h"
 #include "tests/mutation/mutation_test_util.h"
@@ -451,6 +454,167 @@ TEST(RowCodecTest, RejectsMalformedPartitionUpdates) {
   EncodePartitionUpdate(bad, &buf);
   in = buf;
   EXPECT_TRUE(DecodePartitionUpdate(&in, &out).IsCorruption());
+}
+
+// What ScanRowBody must report for a row, computed from the decoded row
+// the way SSTableStats and compaction look at it.
+void ExpectScanOf(const Row& row, const RowBodyScan& scan) {
+  RowBodyScan want;
+  std::vector<int64_t> drop_times;
+  auto time = [&](int64_t ts) {
+    want.min_timestamp = std::min(want.min_timestamp, ts);
+    want.max_timestamp = std::max(want.max_timestamp, ts);
+  };
+  auto ttl = [&](int32_t v) {
+    want.min_ttl = std::min(want.min_ttl, v);
+    want.max_ttl = std::max(want.max_ttl, v);
+  };
+  auto ldt = [&](int64_t v) {
+    want.min_local_deletion_time = std::min(want.min_local_deletion_time, v);
+    want.max_local_deletion_time = std::max(want.max_local_deletion_time, v);
+    if (v != kNoDeletionTime) drop_times.push_back(v);
+  };
+  if (!row.marker.IsEmpty()) {
+    time(row.marker.timestamp);
+    ttl(row.marker.ttl);
+    ldt(row.marker.IsExpiring() ? row.marker.local_expiration_time : kNoDeletionTime);
+  }
+  if (!row.deletion.IsLive()) {
+    time(row.deletion.marked_for_delete_at);
+    ldt(row.deletion.local_deletion_time);
+  }
+  for (const ColumnData& col : row.columns) {
+    if (!col.complex_deletion.IsLive()) {
+      ++want.complex_deletions;
+      time(col.complex_deletion.marked_for_delete_at);
+      ldt(col.complex_deletion.local_deletion_time);
+    }
+    if (col.cells.empty()) ++want.empty_columns;
+    for (const Cell& c : col.cells) {
+      ++want.cells;
+      if (c.IsTombstone()) ++want.tombstones;
+      if (c.IsExpiring()) {
+        ++want.expiring_cells;
+        want.min_cell_expiry = std::min(want.min_cell_expiry, c.local_deletion_time);
+      }
+      time(c.timestamp);
+      ttl(c.ttl);
+      ldt(c.local_deletion_time);
+    }
+  }
+  EXPECT_EQ(scan.marker, row.marker);
+  EXPECT_EQ(scan.has_deletion, !row.deletion.IsLive());
+  EXPECT_EQ(scan.columns, row.columns.size());
+  EXPECT_EQ(scan.empty_columns, want.empty_columns);
+  EXPECT_EQ(scan.complex_deletions, want.complex_deletions);
+  EXPECT_EQ(scan.cells, want.cells);
+  EXPECT_EQ(scan.tombstones, want.tombstones);
+  EXPECT_EQ(scan.expiring_cells, want.expiring_cells);
+  EXPECT_EQ(scan.min_cell_expiry, want.min_cell_expiry);
+  EXPECT_EQ(scan.min_timestamp, want.min_timestamp);
+  EXPECT_EQ(scan.max_timestamp, want.max_timestamp);
+  EXPECT_EQ(scan.min_local_deletion_time, want.min_local_deletion_time);
+  EXPECT_EQ(scan.max_local_deletion_time, want.max_local_deletion_time);
+  EXPECT_EQ(scan.min_ttl, want.min_ttl);
+  EXPECT_EQ(scan.max_ttl, want.max_ttl);
+  EXPECT_EQ(scan.drop_time_count, drop_times.size());
+  const bool mixed = std::any_of(drop_times.begin(), drop_times.end(),
+                                 [&](int64_t v) { return v != drop_times.front(); });
+  EXPECT_EQ(scan.mixed_drop_times, mixed);
+  if (!drop_times.empty()) {
+    EXPECT_EQ(scan.drop_time, drop_times.front());
+  }
+  // Compaction's "passes unchanged", at seconds around the row's expiries.
+  for (int64_t now : {int64_t{0}, want.min_cell_expiry - 1, want.min_cell_expiry,
+                      row.marker.local_expiration_time - 1, int64_t{1} << 40}) {
+    bool passes = row.deletion.IsLive() &&
+                  (row.marker.IsEmpty() || !row.marker.IsExpiring() || row.marker.IsLive(now)) &&
+                  (!row.columns.empty() || !row.marker.IsEmpty());
+    for (const ColumnData& col : row.columns) {
+      passes = passes && col.complex_deletion.IsLive() && !col.cells.empty();
+      for (const Cell& c : col.cells) passes = passes && c.IsLive(now);
+    }
+    EXPECT_EQ(scan.PassesUnchanged(now), passes) << "now " << now;
+  }
+}
+
+// The encoded-row path of compaction: ScanRowBody checks a body exactly as
+// DecodeRowBody does and summarizes it; RebaseRowBody re-encodes it against
+// other bases (exactly RebasedRowBodySize bytes) into a body that decodes
+// to the same row.
+TEST(RowCodecTest, ScanAndRebaseAgreeWithDecoding) {
+  uint64_t seed = testing::TestSeed();
+  SCOPED_TRACE("CASSETTE_SEED=" + std::to_string(seed));
+  for (bool wide : {false, true}) {
+    Generator gen(seed + 3, wide);
+    Random& rnd = gen.rnd();
+    for (int i = 0; i < 4000; ++i) {
+      Row row = gen.RandomRow();
+      if (rnd.OneIn(2)) {
+        // An INSERT's or UPDATE's row: every cell at the row's timestamp,
+        // with its TTL or none (ScanRowBody's shortcut).
+        const int64_t ts = row.marker.IsEmpty() ? gen.Timestamp() : row.marker.timestamp;
+        const int32_t ttl = rnd.OneIn(2) ? static_cast<int32_t>(rnd.Range(1, 3)) : 0;
+        const int64_t expiry = ttl > 0 ? gen.Second() + ttl : kNoDeletionTime;
+        if (!row.marker.IsEmpty()) row.marker = LivenessInfo{ts, ttl, expiry};
+        row.deletion = DeletionTime::Live();
+        std::erase_if(row.columns, [](const ColumnData& col) { return col.is_complex; });
+        for (ColumnData& col : row.columns) {
+          Cell& c = col.cells.front();
+          const bool with_ttl = ttl > 0 && !rnd.OneIn(4);
+          c = Cell{
+              ts, with_ttl ? ttl : 0, with_ttl ? expiry : kNoDeletionTime, std::move(c.value), {}};
+        }
+      }
+      const EncodingStats from{gen.Timestamp(), gen.Second(),
+                               static_cast<int32_t>(rnd.Range(0, 5))};
+      const EncodingStats to = rnd.OneIn(4) ? from
+                                            : EncodingStats{gen.Timestamp(), gen.Second(),
+                                                            static_cast<int32_t>(rnd.Range(0, 5))};
+      std::string body;
+      EncodeRowBody(row, from, &body);
+      std::string_view in = body;
+      Row decoded;
+      ASSERT_TRUE(DecodeRowBody(&in, from, &decoded).ok());
+      RowBodyScan scan;
+      ASSERT_TRUE(ScanRowBody(body, from, &scan).ok());
+      ExpectScanOf(decoded, scan);
+
+      std::string rebased(RebasedRowBodySize(body, scan, to), '\0');
+      EXPECT_EQ(RebaseRowBody(body, scan, to, rebased.data()), rebased.data() + rebased.size());
+      in = rebased;
+      Row back;
+      ASSERT_TRUE(DecodeRowBody(&in, to, &back).ok());
+      EXPECT_TRUE(in.empty());
+      ASSERT_EQ(back, decoded);
+      if (to == from) {
+        EXPECT_EQ(rebased, body);
+      }
+
+      // Damaged bodies: the same verdict, the same message.
+      std::string bad = body;
+      const int flips = 1 + static_cast<int>(rnd.Uniform(2));
+      for (int f = 0; f < flips; ++f) {
+        bad[rnd.Uniform(bad.size())] ^= static_cast<char>(1 << rnd.Uniform(8));
+      }
+      if (rnd.OneIn(4)) bad.resize(rnd.Uniform(bad.size() + 1));
+      in = bad;
+      Row damaged;
+      Status decode = DecodeRowBody(&in, from, &damaged);
+      if (decode.ok() && !in.empty()) decode = Status::Corruption("trailing bytes after row body");
+      RowBodyScan bad_scan;
+      Status scanned = ScanRowBody(bad, from, &bad_scan);
+      ASSERT_EQ(scanned, decode) << scanned.ToString() << " vs " << decode.ToString();
+      if (!scanned.ok()) continue;
+      ExpectScanOf(damaged, bad_scan);
+      std::string out(RebasedRowBodySize(bad, bad_scan, to), '\0');
+      EXPECT_EQ(RebaseRowBody(bad, bad_scan, to, out.data()), out.data() + out.size());
+      in = out;
+      Row rebased_damaged;
+      ASSERT_TRUE(DecodeRowBody(&in, to, &rebased_damaged).ok());
+      EXPECT_EQ(rebased_damaged, damaged);
+    }
+  }
 }
 
 }  // namespace

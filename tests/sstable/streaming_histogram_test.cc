@@ -2,6 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
 #include "engine/util/random.h"
 
 namespace cassette {
@@ -84,6 +89,84 @@ TEST(StreamingHistogram, EncodeDecode) {
   for (size_t n = 0; n < bytes.size(); ++n) {
     std::string_view cut = std::string_view(bytes).substr(0, n);
     EXPECT_FALSE(StreamingHistogram::DecodeFrom(&cut, &back)) << n;
+  }
+}
+
+// The algorithm as first written (round up, add to the point's bin or
+// insert one, merge the closest pair past capacity): Update's shortcut for
+// points that land in the bin used last, and UpdateTimes, must give the
+// same bins whatever the points.
+class ReferenceHistogram {
+ public:
+  ReferenceHistogram(uint32_t max_bins, int64_t round) : max_bins_(max_bins), round_(round) {}
+  void Update(int64_t point) {
+    if (round_ > 1) {
+      const int64_t rem = ((point % round_) + round_) % round_;
+      if (rem != 0) {
+        point = point > INT64_MAX - (round_ - rem) ? INT64_MAX : point + (round_ - rem);
+      }
+    }
+    auto it = std::lower_bound(bins_.begin(), bins_.end(), point,
+                               [](const auto& bin, int64_t p) { return bin.first < p; });
+    if (it != bins_.end() && it->first == point) {
+      ++it->second;
+      return;
+    }
+    bins_.insert(it, {point, 1});
+    if (bins_.size() <= max_bins_) return;
+    size_t best = 0;
+    unsigned __int128 best_gap = ~static_cast<unsigned __int128>(0);
+    for (size_t i = 0; i + 1 < bins_.size(); ++i) {
+      const auto gap = static_cast<unsigned __int128>(static_cast<__int128>(bins_[i + 1].first) -
+                                                      static_cast<__int128>(bins_[i].first));
+      if (gap < best_gap) {
+        best_gap = gap;
+        best = i;
+      }
+    }
+    auto& a = bins_[best];
+    const auto& b = bins_[best + 1];
+    const __int128 total = static_cast<__int128>(a.second) + b.second;
+    const __int128 weighted =
+        static_cast<__int128>(a.first) * a.second + static_cast<__int128>(b.first) * b.second;
+    a.first = static_cast<int64_t>(weighted / total);
+    a.second += b.second;
+    bins_.erase(bins_.begin() + static_cast<std::ptrdiff_t>(best + 1));
+  }
+  const std::vector<std::pair<int64_t, uint64_t>>& bins() const { return bins_; }
+
+ private:
+  uint32_t max_bins_;
+  int64_t round_;
+  std::vector<std::pair<int64_t, uint64_t>> bins_;
+};
+
+TEST(StreamingHistogram, ShortcutsKeepTheBinsOfTheAlgorithm) {
+  Random rnd(20261121);
+  for (int trial = 0; trial < 200; ++trial) {
+    const uint32_t max_bins = 1 + static_cast<uint32_t>(rnd.Uniform(8));
+    const int64_t round = rnd.OneIn(3) ? 1 : 60;
+    StreamingHistogram h(max_bins, round);
+    StreamingHistogram times(max_bins, round);
+    ReferenceHistogram want(max_bins, round);
+    int64_t point = rnd.Range(-100000, 100000);
+    for (int i = 0; i < 300; ++i) {
+      // Runs of equal and nearby points, as a row's cells and rows written
+      // in the same minute give, with jumps now and then.
+      if (rnd.OneIn(20)) {
+        point = rnd.OneIn(10) ? INT64_MAX - rnd.Range(0, 100) : rnd.Range(-100000, 100000);
+      } else if (rnd.OneIn(3)) {
+        point = point > INT64_MAX - 100 ? point - rnd.Range(0, 70) : point + rnd.Range(-70, 70);
+      }
+      const uint64_t n = 1 + rnd.Uniform(4);
+      for (uint64_t k = 0; k < n; ++k) {
+        h.Update(point);
+        want.Update(point);
+      }
+      times.UpdateTimes(point, n);
+      ASSERT_EQ(h.bins(), want.bins()) << "trial " << trial << " step " << i;
+      ASSERT_EQ(times.bins(), want.bins()) << "trial " << trial << " step " << i;
+    }
   }
 }
 
