@@ -6,6 +6,14 @@
 //                         CompactionOutputWriter, zstd level 3. bytes/s is
 //                         the inputs' UNCOMPRESSED size merged per CPU
 //                         second; items/s the input rows.
+//   BM_CompactionCodecFloor/K  only the chunk codec work a merge of K
+//                         inputs cannot avoid: zstd level-3 compression of
+//                         the output's bytes in 16 KiB chunks (checksummed,
+//                         as the writer stores them) and their
+//                         decompression (standing in for the inputs', which
+//                         hold the same rows). bytes/s on the same scale as
+//                         BM_CompactionMerge: the ceiling of its throughput
+//                         on this machine at the table defaults.
 //   BM_TwcsTimeSeries/S   a week of S sensors writing one row per 10 s
 //                         through the Database (TWCS, 1-hour windows, 2-day
 //                         default TTL, gc_grace 1 hour) on a manual clock,
@@ -29,6 +37,7 @@
 #include "engine/compaction/compaction_controller.h"
 #include "engine/compaction/compaction_iterator.h"
 #include "engine/compaction/compaction_output_writer.h"
+#include "engine/sstable/chunk_codec.h"
 #include "engine/sstable/sstable_reader.h"
 #include "engine/sstable/sstable_writer.h"
 
@@ -265,6 +274,64 @@ void BM_CompactionMergeStages(benchmark::State& state) {
 BENCHMARK(BM_CompactionMergeStages)
     ->ArgsProduct({{4}, {kScanOnly, kMergeOnly, kWriteRaw}})
     ->Unit(benchmark::kMillisecond);
+
+// The uncompressed bytes of a merge's output (the file written with
+// compression off), computed once per K.
+const std::string& MergeOutputBytes(int inputs) {
+  static std::map<int, std::string> cache;
+  auto [it, inserted] = cache.try_emplace(inputs);
+  if (!inserted) return it->second;
+  const MergeInputs& in = GetMergeInputs(inputs);
+  const CompactionController controller(kNowSec - 864000, {});
+  CompactionIterator merged(Scanners(in), &controller, kNowSec);
+  CompactionOutputOptions options;
+  options.fs = in.fs.get();
+  options.new_output = []() -> Result<std::pair<uint64_t, std::string>> {
+    return std::make_pair(uint64_t{1000}, std::string("/floor.sst"));
+  };
+  SSTableWriterOptions table_options;
+  table_options.compress = false;
+  options.writer_options = CompactionWriterOptions(table_options, in.stats, kNowSec * 1'000'000);
+  options.input_bytes = in.compressed;
+  CompactionOutputWriter writer(std::move(options));
+  if (!writer.Write(&merged).ok()) return it->second;
+  auto file = in.fs->NewRandomAccessFile("/floor.sst");
+  if (file.ok()) (*file)->Read(0, (*file)->Size(), &it->second).IgnoreError();
+  in.fs->DeleteFile("/floor.sst").IgnoreError();
+  return it->second;
+}
+
+void BM_CompactionCodecFloor(benchmark::State& state) {
+  const int inputs = static_cast<int>(state.range(0));
+  const MergeInputs& in = GetMergeInputs(inputs);
+  const std::string& output = MergeOutputBytes(inputs);
+  if (!in.status.ok() || output.empty()) {
+    state.SkipWithError("no merge output");
+    return;
+  }
+  const SSTableWriterOptions defaults;
+  const size_t chunk = defaults.chunk_length;
+  ChunkCompressor compressor(true, defaults.compression_level);
+  std::string stored;
+  std::string back;
+  const std::string path = "/floor.sst";
+  for (auto _ : state) {
+    for (size_t at = 0; at < output.size(); at += chunk) {
+      const std::string_view raw = std::string_view(output).substr(at, chunk);
+      stored.clear();
+      compressor.Compress(raw, &stored);
+      const Status s = DecompressChunk(stored, raw.size(), path, at, &back);
+      if (!s.ok()) {
+        state.SkipWithError(s.ToString().c_str());
+        return;
+      }
+      benchmark::DoNotOptimize(back.data());
+    }
+  }
+  state.SetBytesProcessed(state.iterations() * static_cast<int64_t>(in.uncompressed));
+  state.counters["out_MB_raw"] = static_cast<double>(output.size()) / 1e6;
+}
+BENCHMARK(BM_CompactionCodecFloor)->Arg(4)->Unit(benchmark::kMillisecond);
 
 // ---------------------------------------------------------------------------
 // BM_TwcsTimeSeries
