@@ -1,0 +1,229 @@
+// LevelDB as a peer of cassette: the sensor table in the key-value layout
+// of ../shared/workloads/README.md, as close to cassette's settings as
+// LevelDB 1.23 allows. It cannot match them all, and description() says
+// where it differs: its only codec is Snappy (no zstd), its filters hold
+// whole keys (a partition lookup, which is a Seek, never consults them), it
+// cannot turn its log off, and it has no flush or wait-for-compaction call.
+#include <memory>
+
+#include "bench/driver/bench_engine.h"
+
+#ifdef CASSETTE_HAVE_LEVELDB
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <leveldb/cache.h>
+#include <leveldb/db.h>
+#include <leveldb/filter_policy.h>
+#include <leveldb/options.h>
+#include <leveldb/write_batch.h>
+
+namespace cassette::bench {
+namespace {
+
+constexpr size_t kBlockBytes = 16 << 10;
+constexpr size_t kBlockCacheBytes = 32 << 20;
+constexpr int kBloomBitsPerKey = 10;
+
+Status FromLevel(const leveldb::Status& s, std::string_view what) {
+  return Status::IOError("leveldb " + std::string(what) + ": " + s.ToString());
+}
+
+bool HasPrefix(const leveldb::Slice& key, const std::string& prefix) {
+  return key.size() >= prefix.size() && std::memcmp(key.data(), prefix.data(), prefix.size()) == 0;
+}
+
+uint64_t DecodeBigEndian64(const char* p) {
+  uint64_t v = 0;
+  for (int i = 0; i < 8; ++i) v = (v << 8) | static_cast<uint8_t>(p[i]);
+  return v;
+}
+
+// The temperature is the value's first double, stored as in memory.
+double DecodeTemperature(const leveldb::Slice& value) {
+  double t = 0;
+  if (value.size() >= sizeof(t)) std::memcpy(&t, value.data(), sizeof(t));
+  return t;
+}
+
+class LevelDbEngine final : public BenchEngine {
+ public:
+  ~LevelDbEngine() override { Close().IgnoreError(); }
+
+  std::string name() const override { return "leveldb"; }
+
+  std::string description() const override {
+    return "LevelDB " + std::to_string(leveldb::kMajorVersion) + "." +
+           std::to_string(leveldb::kMinorVersion) +
+           " own leveled compaction, snappy (LevelDB 1.23 has no zstd), 16 KiB blocks, "
+           "bloom 10 bits on whole keys (partition lookups cannot use it), "
+           "no flush or compaction wait";
+  }
+
+  Status Open(const EngineConfig& config) override {
+    if (db_ != nullptr) return Status::InvalidArgument("leveldb engine already open");
+    if (!config.log) return Status::NotSupported("LevelDB cannot run without its log");
+    // Uuids and tags of every sensor the driver asks about, including the
+    // missing ones of W4 (S..2S-1), so no read or write pays to derive them.
+    uuids_.clear();
+    tags_.clear();
+    for (int s = 0; s < 2 * config.sensors; ++s) {
+      uuids_.push_back(SensorUuid(s));
+      tags_.push_back(Tag(s));
+    }
+
+    // The options only borrow the filter policy and the cache: they must
+    // outlive the DB, so the engine owns them and frees them after it.
+    filter_.reset(leveldb::NewBloomFilterPolicy(kBloomBitsPerKey));
+    cache_.reset(leveldb::NewLRUCache(kBlockCacheBytes));
+    leveldb::Options options;
+    options.create_if_missing = true;
+    options.write_buffer_size = config.memtable_bytes;
+    options.compression = leveldb::kSnappyCompression;
+    options.block_size = kBlockBytes;
+    options.filter_policy = filter_.get();
+    options.block_cache = cache_.get();
+
+    leveldb::DB* db = nullptr;
+    leveldb::Status s = leveldb::DB::Open(options, config.dir, &db);
+    if (!s.ok()) return FromLevel(s, "open " + config.dir);
+    db_.reset(db);
+    return Status::OK();
+  }
+
+  Status Write(std::span<const Reading> readings) override {
+    if (db_ == nullptr) return Status::InvalidArgument("leveldb engine not open");
+    leveldb::WriteBatch batch;
+    std::string key;
+    std::string value;
+    std::string tag;
+    for (const Reading& r : readings) {
+      key.clear();
+      value.clear();
+      AppendPeerKey(Uuid(r.sensor), DayOf(r.second), ReadingTimeMillis(r.second), &key);
+      AppendPeerValue(Temperature(r.sensor, r.second), Humidity(r.sensor, r.second),
+                      SensorTag(r.sensor, &tag), &value);
+      batch.Put(key, value);
+    }
+    leveldb::WriteOptions options;
+    options.sync = false;  // the log is written, never fsynced per write
+    leveldb::Status s = db_->Write(options, &batch);
+    if (!s.ok()) return FromLevel(s, "write");
+    return Status::OK();
+  }
+
+  // LevelDB has no flush and no way to wait for its background compaction,
+  // so Settle does nothing: the memtable stays in memory (its rows are in
+  // the log) and a compaction may still run. Its writes already stall on
+  // its own compaction while they go, so the ingest rate it reports is
+  // sustained, not borrowed; the final memtable flush is simply not timed,
+  // which if anything flatters LevelDB. CompactAll does flush everything.
+  Status Settle() override {
+    if (db_ == nullptr) return Status::InvalidArgument("leveldb engine not open");
+    return Status::OK();
+  }
+
+  // Over the whole key space LevelDB writes the memtable out, then compacts
+  // every level into the next, waiting until done.
+  Status CompactAll() override {
+    if (db_ == nullptr) return Status::InvalidArgument("leveldb engine not open");
+    db_->CompactRange(nullptr, nullptr);
+    return Status::OK();
+  }
+
+  Result<ReadOutcome> Newest(int sensor, int32_t day, int n) override {
+    if (db_ == nullptr) return Status::InvalidArgument("leveldb engine not open");
+    const std::string prefix = PeerPartitionPrefix(Uuid(sensor), day);
+    std::unique_ptr<leveldb::Iterator> it(db_->NewIterator(leveldb::ReadOptions()));
+    ReadOutcome out;
+    // Keys hold the reversed time, so the partition's first key is its newest.
+    for (it->Seek(prefix); it->Valid() && out.rows < n; it->Next()) {
+      if (!HasPrefix(it->key(), prefix)) break;
+      out.temperature_sum += DecodeTemperature(it->value());
+      ++out.rows;
+    }
+    if (!it->status().ok()) return FromLevel(it->status(), "newest");
+    return out;
+  }
+
+  Result<ReadOutcome> Slice(int sensor, int32_t day, int64_t from_ms, int64_t to_ms) override {
+    if (db_ == nullptr) return Status::InvalidArgument("leveldb engine not open");
+    ReadOutcome out;
+    if (to_ms <= from_ms) return out;
+    const std::string prefix = PeerPartitionPrefix(Uuid(sensor), day);
+    // Newest first: start at the newest time inside the slice (to_ms - 1)
+    // and stop past the oldest (from_ms), whose reversed time is the largest.
+    std::string start;
+    AppendPeerKey(Uuid(sensor), day, to_ms - 1, &start);
+    const uint64_t last = PeerReversedTime(from_ms);
+    std::unique_ptr<leveldb::Iterator> it(db_->NewIterator(leveldb::ReadOptions()));
+    for (it->Seek(start); it->Valid(); it->Next()) {
+      const leveldb::Slice key = it->key();
+      if (!HasPrefix(key, prefix) || key.size() < kPeerKeySize) break;
+      if (DecodeBigEndian64(key.data() + kPeerPartitionPrefixSize) > last) break;
+      out.temperature_sum += DecodeTemperature(it->value());
+      ++out.rows;
+    }
+    if (!it->status().ok()) return FromLevel(it->status(), "slice");
+    return out;
+  }
+
+  Result<bool> HasPartition(int sensor, int32_t day) override {
+    if (db_ == nullptr) return Status::InvalidArgument("leveldb engine not open");
+    const std::string prefix = PeerPartitionPrefix(Uuid(sensor), day);
+    std::unique_ptr<leveldb::Iterator> it(db_->NewIterator(leveldb::ReadOptions()));
+    it->Seek(prefix);
+    const bool found = it->Valid() && HasPrefix(it->key(), prefix);
+    if (!it->status().ok()) return FromLevel(it->status(), "has partition");
+    return found;
+  }
+
+  Status Close() override {
+    // LevelDB closes by deletion; the cache and filter go only after it.
+    db_.reset();
+    cache_.reset();
+    filter_.reset();
+    return Status::OK();
+  }
+
+ private:
+  UuidBytes Uuid(int sensor) const {
+    if (sensor >= 0 && static_cast<size_t>(sensor) < uuids_.size()) return uuids_[sensor];
+    return SensorUuid(sensor);
+  }
+
+  // The cached tag, or one derived into *scratch for a sensor outside it.
+  const std::string& SensorTag(int sensor, std::string* scratch) const {
+    if (sensor >= 0 && static_cast<size_t>(sensor) < tags_.size()) return tags_[sensor];
+    *scratch = Tag(sensor);
+    return *scratch;
+  }
+
+  // Declared before db_ so that, destroyed after it, they outlive it.
+  std::unique_ptr<const leveldb::FilterPolicy> filter_;
+  std::unique_ptr<leveldb::Cache> cache_;
+  std::unique_ptr<leveldb::DB> db_;
+  std::vector<UuidBytes> uuids_;
+  std::vector<std::string> tags_;
+};
+
+}  // namespace
+
+std::unique_ptr<BenchEngine> NewLevelDbEngine() { return std::make_unique<LevelDbEngine>(); }
+
+}  // namespace cassette::bench
+
+#else  // !CASSETTE_HAVE_LEVELDB
+
+namespace cassette::bench {
+
+// Built without LevelDB (CMake did not find it): the driver skips the peer.
+std::unique_ptr<BenchEngine> NewLevelDbEngine() { return nullptr; }
+
+}  // namespace cassette::bench
+
+#endif  // CASSETTE_HAVE_LEVELDB
