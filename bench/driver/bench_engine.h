@@ -1,0 +1,63 @@
+// BenchEngine: what the driver asks of every engine it compares, in the
+// workload's own terms (readings, sensors, days), so each engine stores
+// and reads them its own best way: cassette as CQL rows through the typed
+// API or prepared CQL, a key-value peer with the key layout of
+// ../shared/workloads/README.md.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+
+#include "bench/driver/sensor_workload.h"
+#include "cassette/status.h"
+
+namespace cassette::bench {
+
+struct EngineConfig {
+  std::string dir;  // fresh, empty
+  int sensors = 1000;
+  bool log = true;  // commit log / WAL on, never fsynced per write
+  uint64_t memtable_bytes = 64ull << 20;
+  int zstd_level = 3;
+};
+
+// What a read returned: the rows and a sum over their temperatures, so the
+// driver can check that every engine returned the same data.
+struct ReadOutcome {
+  int64_t rows = 0;
+  double temperature_sum = 0;
+};
+
+class BenchEngine {
+ public:
+  virtual ~BenchEngine() = default;
+  // Short name for the table ("cassette", "rocksdb", ...).
+  virtual std::string name() const = 0;
+  // Version and configuration, for the report.
+  virtual std::string description() const = 0;
+
+  virtual Status Open(const EngineConfig& config) = 0;
+  // One write call: a batch, as atomic as the engine makes batches.
+  virtual Status Write(std::span<const Reading> readings) = 0;
+  // Flushes what is in memory and waits until background compaction is idle.
+  virtual Status Settle() = 0;
+  // A full (major) compaction of everything.
+  virtual Status CompactAll() = 0;
+  // The newest `n` readings of a sensor's day, newest first.
+  virtual Result<ReadOutcome> Newest(int sensor, int32_t day, int n) = 0;
+  // The readings of a sensor's day with from_ms <= reading_time < to_ms.
+  virtual Result<ReadOutcome> Slice(int sensor, int32_t day, int64_t from_ms, int64_t to_ms) = 0;
+  // Whether the partition (sensor, day) holds any reading.
+  virtual Result<bool> HasPartition(int sensor, int32_t day) = 0;
+  virtual Status Close() = 0;
+};
+
+std::unique_ptr<BenchEngine> NewCassetteApiEngine();
+std::unique_ptr<BenchEngine> NewCassetteCqlEngine();
+// Null when the driver was built without the peer (CMake did not find it).
+std::unique_ptr<BenchEngine> NewRocksDbEngine();
+std::unique_ptr<BenchEngine> NewLevelDbEngine();
+
+}  // namespace cassette::bench

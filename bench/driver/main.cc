@@ -1,0 +1,219 @@
+// cassette-bench: the workloads of ../shared/workloads/README.md on
+// cassette (typed API and prepared CQL) and on the peers CMake found
+// (RocksDB, LevelDB), back to back in one run, each engine in its own
+// fresh directory under --dir; prints one table of medians and writes the
+// same as JSON. docs/BENCHMARKS.md describes the figures.
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "bench/driver/bench_engine.h"
+#include "bench/driver/machine_limits.h"
+#include "bench/driver/report.h"
+#include "bench/driver/workload_runner.h"
+
+namespace cassette::bench {
+namespace {
+
+constexpr const char* kUsage =
+    "usage: cassette-bench [--scale X] [--reps N] [--engines a,b,...] [--dir DIR]\n"
+    "                      [--json FILE] [--no-limits] [--keep]\n"
+    "  --scale X    shrink (or grow) every workload: rows, sensors and queries (default 1:\n"
+    "               20 M rows of 1,000 sensors)\n"
+    "  --reps N     repetitions; figures are medians (default 3)\n"
+    "  --engines    any of cassette, cassette-cql, rocksdb, leveldb (default: all built in)\n"
+    "  --dir DIR    where each engine gets a fresh directory (default ./cassette-bench-data)\n"
+    "  --json FILE  the results as JSON (default cassette-bench.json)\n"
+    "  --no-limits  skip measuring the machine's disk, memcpy and zstd speeds\n"
+    "  --keep       keep the engines' directories\n";
+
+struct Flags {
+  double scale = 1;
+  int reps = 3;
+  std::vector<std::string> engines;
+  std::string dir = "cassette-bench-data";
+  std::string json = "cassette-bench.json";
+  bool limits = true;
+  bool keep = false;
+};
+
+std::vector<std::string> SplitCommas(const std::string& s) {
+  std::vector<std::string> parts;
+  std::stringstream in(s);
+  std::string part;
+  while (std::getline(in, part, ',')) {
+    if (!part.empty()) parts.push_back(part);
+  }
+  return parts;
+}
+
+bool ParseFlags(int argc, char** argv, Flags* flags, std::string* error) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    auto value = [&]() -> const char* { return i + 1 < argc ? argv[++i] : nullptr; };
+    if (arg == "--no-limits") {
+      flags->limits = false;
+    } else if (arg == "--keep") {
+      flags->keep = true;
+    } else if (arg == "--scale" || arg == "--reps" || arg == "--engines" || arg == "--dir" ||
+               arg == "--json") {
+      const char* v = value();
+      if (v == nullptr) {
+        *error = arg + " needs a value";
+        return false;
+      }
+      char* end = nullptr;
+      if (arg == "--scale") {
+        flags->scale = std::strtod(v, &end);
+        if (*end != '\0' || !(flags->scale > 0)) {
+          *error = "--scale needs a positive number";
+          return false;
+        }
+      } else if (arg == "--reps") {
+        flags->reps = static_cast<int>(std::strtol(v, &end, 10));
+        if (*end != '\0' || flags->reps < 1) {
+          *error = "--reps needs a positive integer";
+          return false;
+        }
+      } else if (arg == "--engines") {
+        flags->engines = SplitCommas(v);
+      } else if (arg == "--dir") {
+        flags->dir = v;
+      } else {
+        flags->json = v;
+      }
+    } else {
+      *error = "unknown argument " + arg;
+      return false;
+    }
+  }
+  return true;
+}
+
+std::unique_ptr<BenchEngine> NewEngine(const std::string& name) {
+  if (name == "cassette") return NewCassetteApiEngine();
+  if (name == "cassette-cql") return NewCassetteCqlEngine();
+  if (name == "rocksdb") return NewRocksDbEngine();
+  if (name == "leveldb") return NewLevelDbEngine();
+  return nullptr;
+}
+
+std::string Today() {
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof(buf), "%Y-%m-%d", &tm);
+  return buf;
+}
+
+// A fresh, empty directory.
+Status FreshDirectory(const std::string& dir) {
+  std::error_code ec;
+  std::filesystem::remove_all(dir, ec);
+  std::filesystem::create_directories(dir, ec);
+  if (ec) return Status::IOError("cannot create " + dir + ": " + ec.message());
+  return Status::OK();
+}
+
+int Run(const Flags& flags) {
+  std::vector<std::string> names = flags.engines;
+  if (names.empty()) names = {"cassette", "cassette-cql", "rocksdb", "leveldb"};
+  ReportContext context;
+  context.plan = ScaledPlan(flags.scale);
+  context.scale = flags.scale;
+  context.repetitions = flags.reps;
+  context.date = Today();
+  for (const std::string& name : names) {
+    std::unique_ptr<BenchEngine> engine = NewEngine(name);
+    if (engine == nullptr) {
+      if (name == "rocksdb" || name == "leveldb") {
+        std::cerr << "cassette-bench: " << name << " was not found at build time: skipped\n";
+        continue;
+      }
+      std::cerr << "cassette-bench: unknown engine " << name << "\n";
+      return 2;
+    }
+    context.engines.push_back(name);
+    if (name != "cassette" && name != "cassette-cql") context.peers.push_back(name);
+  }
+  const Status made = FreshDirectory(flags.dir);
+  if (!made.ok()) {
+    std::cerr << "cassette-bench: " << made.ToString() << "\n";
+    return 1;
+  }
+
+  MachineLimits limits;
+  if (flags.limits) {
+    std::cerr << "measuring the machine's limits...\n";
+    Result<MachineLimits> measured = MeasureMachineLimits(flags.dir, flags.scale);
+    if (!measured.ok()) {
+      std::cerr << "cassette-bench: " << measured.status().ToString() << "\n";
+      return 1;
+    }
+    limits = *measured;
+    context.limits = &limits;
+  }
+
+  std::vector<WorkloadResult> runs;
+  context.descriptions.assign(context.engines.size(), "");
+  for (int rep = 0; rep < flags.reps; ++rep) {
+    for (size_t e = 0; e < context.engines.size(); ++e) {
+      const std::string& name = context.engines[e];
+      for (const bool log : {true, false}) {
+        const std::string dir = flags.dir + "/" + name + (log ? "" : "-nolog");
+        std::cerr << "rep " << rep + 1 << "/" << flags.reps << ": " << name
+                  << (log ? "" : " (log off)") << "...\n";
+        Status s = FreshDirectory(dir);
+        std::unique_ptr<BenchEngine> engine = NewEngine(name);
+        Result<std::vector<WorkloadResult>> results =
+            s.ok() ? RunWorkloads(engine.get(), context.plan, dir, log,
+                                  context.limits != nullptr ? limits.disk_write_mb_per_s : 0)
+                   : Result<std::vector<WorkloadResult>>(s);
+        if (!results.ok()) {
+          std::cerr << "cassette-bench: " << name << ": " << results.status().ToString() << "\n";
+          return 1;
+        }
+        if (log) context.descriptions[e] = engine->description();
+        runs.insert(runs.end(), results->begin(), results->end());
+        if (!flags.keep) {
+          std::error_code ec;
+          std::filesystem::remove_all(dir, ec);
+        }
+      }
+    }
+  }
+
+  const std::vector<WorkloadResult> medians = Medians(runs);
+  std::cout << FormatTable(medians, context);
+  std::ofstream json(flags.json);
+  json << FormatJson(medians, context);
+  if (!json) {
+    std::cerr << "cassette-bench: cannot write " << flags.json << "\n";
+    return 1;
+  }
+  std::cout << "JSON: " << flags.json << "\n";
+  return 0;
+}
+
+}  // namespace
+}  // namespace cassette::bench
+
+int main(int argc, char** argv) {
+  cassette::bench::Flags flags;
+  std::string error;
+  if (!cassette::bench::ParseFlags(argc, argv, &flags, &error)) {
+    std::cerr << "cassette-bench: " << error << "\n" << cassette::bench::kUsage;
+    return 2;
+  }
+  return cassette::bench::Run(flags);
+}

@@ -1,0 +1,267 @@
+#include "bench/driver/report.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <sstream>
+
+#include "bench/driver/machine_limits.h"
+
+namespace cassette::bench {
+namespace {
+
+// One printed figure: which field, its label, and whether more is better.
+struct Metric {
+  const char* workload;
+  const char* label;
+  double WorkloadResult::*field;
+  bool higher_is_better;
+};
+
+const std::vector<Metric>& Metrics() {
+  static const std::vector<Metric> metrics = {
+      {"W1", "rows/s", &WorkloadResult::ops_per_s, true},
+      {"W1", "MB/s (logical)", &WorkloadResult::mb_per_s, true},
+      {"W1", "p50 us per batch", &WorkloadResult::p50_us, false},
+      {"W1", "p99 us per batch", &WorkloadResult::p99_us, false},
+      {"W1", "bytes written / logical", &WorkloadResult::write_amplification, false},
+      {"W1", "bytes on disk / logical", &WorkloadResult::space_amplification, false},
+      {"W1", "disk bytes/s / disk bandwidth", &WorkloadResult::disk_fraction, false},
+      {"W1", "peak RSS MiB", &WorkloadResult::peak_rss_mb, false},
+      {"W1-nolog", "rows/s", &WorkloadResult::ops_per_s, true},
+      {"W1-nolog", "p99 us per batch", &WorkloadResult::p99_us, false},
+      {"W2", "queries/s", &WorkloadResult::ops_per_s, true},
+      {"W2", "p50 us", &WorkloadResult::p50_us, false},
+      {"W2", "p99 us", &WorkloadResult::p99_us, false},
+      {"W3", "rows/s", &WorkloadResult::ops_per_s, true},
+      {"W3", "p50 us", &WorkloadResult::p50_us, false},
+      {"W3", "p99 us", &WorkloadResult::p99_us, false},
+      {"W4", "lookups/s", &WorkloadResult::ops_per_s, true},
+      {"W4", "p99 us", &WorkloadResult::p99_us, false},
+      {"space", "bytes/row after full compaction", &WorkloadResult::bytes_per_row, false},
+  };
+  return metrics;
+}
+
+const WorkloadResult* Find(const std::vector<WorkloadResult>& results, const std::string& workload,
+                           const std::string& engine) {
+  for (const WorkloadResult& r : results) {
+    if (r.workload == workload && r.engine == engine) return &r;
+  }
+  return nullptr;
+}
+
+std::string Number(double v) {
+  char buf[32];
+  if (v == 0) return "0";
+  if (std::abs(v) >= 1000) {
+    std::snprintf(buf, sizeof(buf), "%.0f", v);
+  } else if (std::abs(v) >= 10) {
+    std::snprintf(buf, sizeof(buf), "%.1f", v);
+  } else {
+    std::snprintf(buf, sizeof(buf), "%.3g", v);
+  }
+  return buf;
+}
+
+// cassette against the best peer, oriented so that > 1 means cassette wins;
+// 0 when either side has no figure.
+double Ratio(const Metric& m, const std::vector<WorkloadResult>& results,
+             const ReportContext& context) {
+  const WorkloadResult* ours = Find(results, m.workload, "cassette");
+  if (ours == nullptr || !ours->available || ours->*m.field <= 0) return 0;
+  double best = 0;
+  for (const std::string& peer : context.peers) {
+    const WorkloadResult* theirs = Find(results, m.workload, peer);
+    if (theirs == nullptr || !theirs->available || theirs->*m.field <= 0) continue;
+    const double v = theirs->*m.field;
+    if (best == 0 || (m.higher_is_better ? v > best : v < best)) best = v;
+  }
+  if (best == 0) return 0;
+  return m.higher_is_better ? ours->*m.field / best : best / ours->*m.field;
+}
+
+std::string JsonString(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof(buf), "\\u%04x", c);
+      out += buf;
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
+}
+
+std::string JsonNumber(double v) {
+  if (!std::isfinite(v)) return "null";
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%.6g", v);
+  return buf;
+}
+
+}  // namespace
+
+std::vector<WorkloadResult> Medians(const std::vector<WorkloadResult>& runs) {
+  std::map<std::pair<std::string, std::string>, std::vector<const WorkloadResult*>> groups;
+  std::vector<std::pair<std::string, std::string>> order;
+  for (const WorkloadResult& r : runs) {
+    auto key = std::make_pair(r.workload, r.engine);
+    if (groups[key].empty()) order.push_back(key);
+    groups[key].push_back(&r);
+  }
+  const std::vector<double WorkloadResult::*> fields = {&WorkloadResult::ops_per_s,
+                                                        &WorkloadResult::mb_per_s,
+                                                        &WorkloadResult::p50_us,
+                                                        &WorkloadResult::p99_us,
+                                                        &WorkloadResult::write_amplification,
+                                                        &WorkloadResult::space_amplification,
+                                                        &WorkloadResult::bytes_per_row,
+                                                        &WorkloadResult::disk_fraction,
+                                                        &WorkloadResult::peak_rss_mb,
+                                                        &WorkloadResult::seconds};
+  std::vector<WorkloadResult> medians;
+  for (const auto& key : order) {
+    const std::vector<const WorkloadResult*>& group = groups[key];
+    WorkloadResult median = *group.front();
+    for (double WorkloadResult::*field : fields) {
+      std::vector<double> values;
+      for (const WorkloadResult* r : group) values.push_back(r->*field);
+      std::sort(values.begin(), values.end());
+      const size_t n = values.size();
+      median.*field = n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+    }
+    medians.push_back(median);
+  }
+  return medians;
+}
+
+std::string FormatTable(const std::vector<WorkloadResult>& medians, const ReportContext& context) {
+  std::vector<std::string> header = {"workload", "figure"};
+  for (const std::string& e : context.engines) header.push_back(e);
+  header.push_back("cassette / best peer");
+  std::vector<std::vector<std::string>> rows;
+  for (const Metric& m : Metrics()) {
+    bool any = false;
+    std::vector<std::string> row = {m.workload, m.label};
+    for (const std::string& e : context.engines) {
+      const WorkloadResult* r = Find(medians, m.workload, e);
+      if (r == nullptr) {
+        row.push_back("-");
+      } else if (!r->available) {
+        row.push_back("n/a");
+      } else {
+        row.push_back(Number(r->*m.field));
+        any = true;
+      }
+    }
+    if (!any) continue;
+    const double ratio = Ratio(m, medians, context);
+    row.push_back(ratio > 0 ? Number(ratio) + "x" : "-");
+    rows.push_back(row);
+  }
+  std::vector<size_t> widths(header.size());
+  for (size_t c = 0; c < header.size(); ++c) {
+    widths[c] = header[c].size();
+    for (const auto& row : rows) widths[c] = std::max(widths[c], row[c].size());
+  }
+  std::ostringstream out;
+  auto line = [&](const std::vector<std::string>& cells) {
+    for (size_t c = 0; c < cells.size(); ++c) {
+      if (c > 0) out << " | ";
+      const size_t pad = widths[c] - cells[c].size();
+      if (c < 2) {
+        out << cells[c] << std::string(pad, ' ');
+      } else {
+        out << std::string(pad, ' ') << cells[c];
+      }
+    }
+    out << "\n";
+  };
+  line(header);
+  size_t total = 0;
+  for (size_t w : widths) total += w + 3;
+  out << std::string(total - 3, '-') << "\n";
+  for (const auto& row : rows) line(row);
+  for (size_t i = 0; i < context.engines.size(); ++i) {
+    out << context.engines[i] << ": " << context.descriptions[i] << "\n";
+  }
+  for (const WorkloadResult& r : medians) {
+    if (!r.available) out << r.engine << " " << r.workload << ": n/a (" << r.note << ")\n";
+  }
+  out << "rows " << context.plan.rows << ", sensors " << context.plan.sensors << ", batches of "
+      << context.plan.batch_rows << ", W2 " << context.plan.newest_queries << " queries, W3 "
+      << context.plan.slice_queries << ", W4 " << context.plan.missing_lookups << " lookups; scale "
+      << context.scale << "; medians of " << context.repetitions << " repetitions\n";
+  if (context.limits != nullptr) {
+    const MachineLimits& l = *context.limits;
+    out << "machine: " << l.cpu_model << ", " << l.cores << " cores; disk (" << l.disk_dir
+        << ") sequential write with fdatasync " << Number(l.disk_write_mb_per_s) << " MB/s; memcpy "
+        << Number(l.memcpy_mb_per_s) << " MB/s; zstd-3 on the rows "
+        << Number(l.zstd3_compress_mb_per_s) << " MB/s (ratio " << Number(l.zstd3_ratio) << ")\n";
+  }
+  return out.str();
+}
+
+std::string FormatJson(const std::vector<WorkloadResult>& medians, const ReportContext& context) {
+  std::ostringstream out;
+  out << "{\"date\":" << JsonString(context.date) << ",\"scale\":" << JsonNumber(context.scale)
+      << ",\"repetitions\":" << context.repetitions << ",\"plan\":{\"rows\":" << context.plan.rows
+      << ",\"sensors\":" << context.plan.sensors << ",\"batch_rows\":" << context.plan.batch_rows
+      << ",\"newest_queries\":" << context.plan.newest_queries
+      << ",\"slice_queries\":" << context.plan.slice_queries
+      << ",\"missing_lookups\":" << context.plan.missing_lookups
+      << ",\"memtable_bytes\":" << context.plan.memtable_bytes
+      << ",\"zstd_level\":" << context.plan.zstd_level << "}";
+  if (context.limits != nullptr) {
+    const MachineLimits& l = *context.limits;
+    out << ",\"machine\":{\"cpu\":" << JsonString(l.cpu_model) << ",\"cores\":" << l.cores
+        << ",\"disk_dir\":" << JsonString(l.disk_dir)
+        << ",\"disk_write_mb_per_s\":" << JsonNumber(l.disk_write_mb_per_s)
+        << ",\"memcpy_mb_per_s\":" << JsonNumber(l.memcpy_mb_per_s)
+        << ",\"zstd3_compress_mb_per_s\":" << JsonNumber(l.zstd3_compress_mb_per_s)
+        << ",\"zstd3_ratio\":" << JsonNumber(l.zstd3_ratio) << "}";
+  }
+  out << ",\"engines\":{";
+  for (size_t i = 0; i < context.engines.size(); ++i) {
+    out << (i > 0 ? "," : "") << JsonString(context.engines[i]) << ":"
+        << JsonString(context.descriptions[i]);
+  }
+  out << "},\"results\":[";
+  for (size_t i = 0; i < medians.size(); ++i) {
+    const WorkloadResult& r = medians[i];
+    out << (i > 0 ? "," : "") << "{\"workload\":" << JsonString(r.workload)
+        << ",\"engine\":" << JsonString(r.engine)
+        << ",\"available\":" << (r.available ? "true" : "false");
+    if (!r.available) out << ",\"note\":" << JsonString(r.note);
+    out << ",\"ops_per_s\":" << JsonNumber(r.ops_per_s)
+        << ",\"mb_per_s\":" << JsonNumber(r.mb_per_s) << ",\"p50_us\":" << JsonNumber(r.p50_us)
+        << ",\"p99_us\":" << JsonNumber(r.p99_us)
+        << ",\"write_amplification\":" << JsonNumber(r.write_amplification)
+        << ",\"space_amplification\":" << JsonNumber(r.space_amplification)
+        << ",\"bytes_per_row\":" << JsonNumber(r.bytes_per_row)
+        << ",\"disk_fraction\":" << JsonNumber(r.disk_fraction)
+        << ",\"peak_rss_mb\":" << JsonNumber(r.peak_rss_mb)
+        << ",\"seconds\":" << JsonNumber(r.seconds) << "}";
+  }
+  out << "],\"ratios\":[";
+  bool first = true;
+  for (const Metric& m : Metrics()) {
+    const double ratio = Ratio(m, medians, context);
+    if (ratio <= 0) continue;
+    out << (first ? "" : ",") << "{\"workload\":" << JsonString(m.workload)
+        << ",\"figure\":" << JsonString(m.label)
+        << ",\"cassette_vs_best_peer\":" << JsonNumber(ratio) << "}";
+    first = false;
+  }
+  out << "]}\n";
+  return out.str();
+}
+
+}  // namespace cassette::bench
