@@ -358,7 +358,7 @@ CqlResult BatchNotAppliedResult(const std::vector<const WritePlan*>& plans,
                                 const std::vector<CurrentRow>& rows) {
   CqlResult result = AppliedColumn(false);
   if (plans.empty()) return result;
-  const TableSchema& schema = plans[0]->schema;
+  const TableSchema& schema = plans[0]->schema();
   bool wildcard = false;
   std::vector<std::string> names;
   for (size_t i : schema.partition_key()) names.push_back(schema.columns()[i].name);

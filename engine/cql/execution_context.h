@@ -14,6 +14,8 @@
 
 namespace cassette::cql {
 
+class PlanCache;
+
 struct ExecutionContext {
   Database* db = nullptr;
   // The session's keyspace; USE changes it.
@@ -26,6 +28,9 @@ struct ExecutionContext {
   std::mutex* serial_mutex = nullptr;
   // The statement's time: now() and currentTimestamp() see one instant.
   int64_t now_micros = 0;
+  // The prepared statement's cache of its resolved table (plan_cache.h);
+  // null for the statements inside a BATCH.
+  PlanCache* plan_cache = nullptr;
 };
 
 // The keyspace a statement names, or the current one. InvalidRequest

@@ -11,6 +11,7 @@
 #include "engine/cql/conditions.h"
 #include "engine/cql/json_insert.h"
 #include "engine/cql/mutation_builder.h"
+#include "engine/cql/plan_cache.h"
 #include "engine/cql/term_evaluator.h"
 #include "engine/cql/write_operations.h"
 #include "engine/cql/write_restrictions.h"
@@ -21,9 +22,11 @@ namespace {
 
 constexpr int64_t kMaxTtlSeconds = 630720000;  // 20 years, Cassandra's MAX_TTL
 
-Result<TableSchema> LookupTable(const QualifiedName& name, const ExecutionContext& context) {
-  CASSETTE_ASSIGN_OR_RETURN(std::string keyspace, ResolveKeyspace(name, context));
-  return context.db->GetTable(keyspace, name.name);
+// The statement's table, from the prepared statement's cache while the
+// schema has not changed.
+Result<std::shared_ptr<const CachedPlan>> LookupTable(const QualifiedName& name,
+                                                      const ExecutionContext& context) {
+  return ResolveCachedTable(name, context);
 }
 
 bool IsCounterTable(const TableSchema& schema) {
@@ -127,17 +130,88 @@ Status PrepareConditionsOf(const std::vector<Relation>& conditions, bool if_exis
   } else if (!conditions.empty()) {
     plan->condition_kind = ConditionKind::kColumns;
     CASSETTE_ASSIGN_OR_RETURN(plan->conditions,
-                              PrepareConditions(plan->schema, conditions, context));
+                              PrepareConditions(plan->schema(), conditions, context));
   }
   return Status::OK();
+}
+
+// A prepared INSERT ... VALUES whose layout is cached: the same checks, in
+// the same order and with the same messages, as the general path below
+// (the schema-only ones passed when the layout was built), without
+// re-resolving the columns or building WHERE restrictions.
+Result<WritePlan> PrepareInsertWithLayout(const InsertStatement& statement,
+                                          const InsertLayout& layout,
+                                          const ExecutionContext& context, WritePlan plan) {
+  const TableSchema& schema = plan.schema();
+  if (statement.if_not_exists) plan.condition_kind = ConditionKind::kIfNotExists;
+  plan.writes.reserve(layout.columns.size());
+  for (size_t i = 0; i < layout.columns.size(); ++i) {
+    const InsertLayout::Column& entry = layout.columns[i];
+    if (entry.role != InsertLayout::Role::kValue) continue;
+    const ColumnDefinition& column = *entry.definition;
+    CASSETTE_ASSIGN_OR_RETURN(Value value,
+                              EvaluateTerm(statement.values[i], column.type, column.name, context));
+    plan.writes.push_back(SetColumnValue(column, std::move(value)));
+  }
+  plan.static_only = layout.static_only;
+  CASSETTE_RETURN_IF_ERROR(
+      ValidateConditionShape(plan, statement.using_clause.timestamp.has_value()));
+  // The key columns, evaluated in the statement's order (as the WHERE
+  // equalities they stand for), then checked for nulls in key order.
+  std::vector<Value> partition_key(schema.partition_key().size());
+  std::vector<Value> clustering(layout.clustering_given);
+  for (size_t i = 0; i < layout.columns.size(); ++i) {
+    const InsertLayout::Column& entry = layout.columns[i];
+    if (entry.role == InsertLayout::Role::kValue) continue;
+    const ColumnDefinition& column = *entry.definition;
+    CASSETTE_ASSIGN_OR_RETURN(Value value,
+                              EvaluateTerm(statement.values[i], column.type, column.name, context));
+    (entry.role == InsertLayout::Role::kPartitionKey ? partition_key
+                                                     : clustering)[entry.key_index] =
+        std::move(value);
+  }
+  for (size_t k = 0; k < partition_key.size(); ++k) {
+    if (partition_key[k].is_null()) {
+      return Status::InvalidRequest("Invalid null value for partition key part " +
+                                    schema.columns()[schema.partition_key()[k]].name);
+    }
+  }
+  for (size_t k = 0; k < clustering.size(); ++k) {
+    if (clustering[k].is_null()) {
+      return Status::InvalidRequest("Invalid null value for clustering key part " +
+                                    schema.columns()[schema.clustering()[k]].name);
+    }
+  }
+  plan.targets.partition_keys.push_back(std::move(partition_key));
+  plan.targets.prefix_size = clustering.size();
+  plan.targets.clustering_prefixes[0] = std::move(clustering);
+  CASSETTE_RETURN_IF_ERROR(EvaluateUsing(statement.using_clause, context, &plan));
+  CASSETTE_RETURN_IF_ERROR(ValidatePlan(plan));
+  return plan;
 }
 
 Result<WritePlan> PrepareInsert(const InsertStatement& statement, const ExecutionContext& context) {
   WritePlan plan;
   plan.kind = WriteKind::kInsert;
   plan.insert_marker = true;
-  CASSETTE_ASSIGN_OR_RETURN(plan.schema, LookupTable(statement.table, context));
-  const TableSchema& schema = plan.schema;
+  CASSETTE_ASSIGN_OR_RETURN(std::shared_ptr<const CachedPlan> cached,
+                            LookupTable(statement.table, context));
+  plan.table = cached->schema;
+  if (context.plan_cache != nullptr && !statement.json) {
+    std::shared_ptr<const InsertLayout> layout = cached->insert;
+    if (layout == nullptr) {
+      layout = BuildInsertLayout(statement, *cached->schema);
+      if (layout != nullptr) {
+        auto with_layout = std::make_shared<CachedPlan>(*cached);
+        with_layout->insert = layout;
+        context.plan_cache->Put(std::move(with_layout));
+      }
+    }
+    if (layout != nullptr) {
+      return PrepareInsertWithLayout(statement, *layout, context, std::move(plan));
+    }
+  }
+  const TableSchema& schema = plan.schema();
   plan.is_counter = IsCounterTable(schema);
   if (plan.is_counter) {
     return Status::InvalidRequest(
@@ -227,17 +301,19 @@ Result<WritePlan> PrepareInsert(const InsertStatement& statement, const Executio
 Result<WritePlan> PrepareUpdate(const UpdateStatement& statement, const ExecutionContext& context) {
   WritePlan plan;
   plan.kind = WriteKind::kUpdate;
-  CASSETTE_ASSIGN_OR_RETURN(plan.schema, LookupTable(statement.table, context));
-  plan.is_counter = IsCounterTable(plan.schema);
+  CASSETTE_ASSIGN_OR_RETURN(std::shared_ptr<const CachedPlan> cached,
+                            LookupTable(statement.table, context));
+  plan.table = cached->schema;
+  plan.is_counter = IsCounterTable(plan.schema());
   CASSETTE_RETURN_IF_ERROR(
       PrepareConditionsOf(statement.conditions, statement.if_exists, context, &plan));
   CASSETTE_RETURN_IF_ERROR(
       ValidateConditionShape(plan, statement.using_clause.timestamp.has_value()));
   CASSETTE_ASSIGN_OR_RETURN(plan.writes,
-                            PrepareAssignments(plan.schema, statement.assignments, context));
+                            PrepareAssignments(plan.schema(), statement.assignments, context));
   plan.static_only = AppliesOnlyToStatics(plan);
   CASSETTE_ASSIGN_OR_RETURN(plan.targets,
-                            ResolveWriteTargets(plan.schema, WriteKind::kUpdate, plan.static_only,
+                            ResolveWriteTargets(plan.schema(), WriteKind::kUpdate, plan.static_only,
                                                 statement.where, context));
   CASSETTE_RETURN_IF_ERROR(EvaluateUsing(statement.using_clause, context, &plan));
   CASSETTE_RETURN_IF_ERROR(ValidatePlan(plan));
@@ -247,8 +323,10 @@ Result<WritePlan> PrepareUpdate(const UpdateStatement& statement, const Executio
 Result<WritePlan> PrepareDelete(const DeleteStatement& statement, const ExecutionContext& context) {
   WritePlan plan;
   plan.kind = WriteKind::kDelete;
-  CASSETTE_ASSIGN_OR_RETURN(plan.schema, LookupTable(statement.table, context));
-  const TableSchema& schema = plan.schema;
+  CASSETTE_ASSIGN_OR_RETURN(std::shared_ptr<const CachedPlan> cached,
+                            LookupTable(statement.table, context));
+  plan.table = cached->schema;
+  const TableSchema& schema = plan.schema();
   plan.is_counter = IsCounterTable(schema);
   CASSETTE_RETURN_IF_ERROR(
       PrepareConditionsOf(statement.conditions, statement.if_exists, context, &plan));
@@ -286,7 +364,8 @@ Result<WritePlan> PrepareDelete(const DeleteStatement& statement, const Executio
 
 Status ApplyMutations(Database* db, const std::vector<Mutation>& mutations) {
   if (mutations.empty()) return Status::OK();
-  if (mutations.size() == 1) return db->Apply(mutations[0]);
+  // One mutation too: Apply(m) is ApplyBatch of {m}, and taking the vector
+  // we already hold spares copying the mutation into a new one.
   return db->ApplyBatch(mutations);
 }
 
@@ -297,10 +376,10 @@ Result<CurrentRow> ReadConditionRow(Database* db, const WritePlan& plan) {
       plan.targets.partition_keys.empty() ? none : plan.targets.partition_keys[0];
   const std::vector<Value>& clustering =
       plan.targets.clustering_prefixes.empty() ? none : plan.targets.clustering_prefixes[0];
-  return ReadCurrentRow(db, plan.schema, key, clustering, plan.static_only);
+  return ReadCurrentRow(db, plan.schema(), key, clustering, plan.static_only);
 }
 
-Result<CqlResult> ExecutePlan(const WritePlan& plan, const ExecutionContext& context) {
+Result<CqlResult> ExecutePlan(WritePlan plan, const ExecutionContext& context) {
   const bool conditional = plan.condition_kind != ConditionKind::kNone;
   std::unique_lock<std::mutex> lock;
   if ((conditional || plan.NeedsRead()) && context.serial_mutex != nullptr) {
@@ -314,7 +393,11 @@ Result<CqlResult> ExecutePlan(const WritePlan& plan, const ExecutionContext& con
   }
   MutationBuilder builder(context.db);
   std::vector<Mutation> mutations;
-  CASSETTE_RETURN_IF_ERROR(builder.Build(plan, &mutations));
+  if (conditional) {
+    CASSETTE_RETURN_IF_ERROR(builder.Build(plan, &mutations));
+  } else {
+    CASSETTE_RETURN_IF_ERROR(builder.Build(std::move(plan), &mutations));  // not used after
+  }
   CASSETTE_RETURN_IF_ERROR(ApplyMutations(context.db, mutations));
   if (conditional) return AppliedResult(true, plan, row);
   return CqlResult{};
@@ -378,8 +461,8 @@ Status ValidateBatch(const BatchStatement& batch, const std::vector<WritePlan>& 
   }
   if (!has_conditions) return Status::OK();
   for (const WritePlan& plan : plans) {
-    if (plan.schema.keyspace() != plans[0].schema.keyspace() ||
-        plan.schema.name() != plans[0].schema.name()) {
+    if (plan.schema().keyspace() != plans[0].schema().keyspace() ||
+        plan.schema().name() != plans[0].schema().name()) {
       return Status::InvalidRequest("Batch with conditions cannot span multiple tables");
     }
   }
@@ -396,20 +479,24 @@ Status ValidateBatch(const BatchStatement& batch, const std::vector<WritePlan>& 
 
 Result<CqlResult> ExecuteInsert(const InsertStatement& statement, const ExecutionContext& context) {
   CASSETTE_ASSIGN_OR_RETURN(WritePlan plan, PrepareInsert(statement, context));
-  return ExecutePlan(plan, context);
+  return ExecutePlan(std::move(plan), context);
 }
 
 Result<CqlResult> ExecuteUpdate(const UpdateStatement& statement, const ExecutionContext& context) {
   CASSETTE_ASSIGN_OR_RETURN(WritePlan plan, PrepareUpdate(statement, context));
-  return ExecutePlan(plan, context);
+  return ExecutePlan(std::move(plan), context);
 }
 
 Result<CqlResult> ExecuteDelete(const DeleteStatement& statement, const ExecutionContext& context) {
   CASSETTE_ASSIGN_OR_RETURN(WritePlan plan, PrepareDelete(statement, context));
-  return ExecutePlan(plan, context);
+  return ExecutePlan(std::move(plan), context);
 }
 
-Result<CqlResult> ExecuteBatch(const BatchStatement& statement, const ExecutionContext& context) {
+Result<CqlResult> ExecuteBatch(const BatchStatement& statement,
+                               const ExecutionContext& batch_context) {
+  // The cache holds one table: the statements inside look theirs up.
+  ExecutionContext context = batch_context;
+  context.plan_cache = nullptr;
   if (statement.using_clause.ttl) {
     return Status::InvalidRequest("Global TTL on the BATCH statement is not supported.");
   }

@@ -18,8 +18,8 @@ void AppendPart(std::string* key, const std::string& s) {
 std::string CellKey(const WritePlan& plan, const ColumnWrite& write, const std::vector<Value>& key,
                     const std::vector<Value>& clustering) {
   std::string out;
-  AppendPart(&out, plan.schema.keyspace());
-  AppendPart(&out, plan.schema.name());
+  AppendPart(&out, plan.schema().keyspace());
+  AppendPart(&out, plan.schema().name());
   for (const Value& v : key) AppendPart(&out, v.bytes());
   out.push_back('|');
   if (!write.is_static) {
@@ -52,11 +52,11 @@ void ReplaceList(RowBuilder& row, const ColumnWrite& write, const std::vector<Va
 
 Status MutationBuilder::Build(const WritePlan& plan, std::vector<Mutation>* out) {
   const WriteTargets& targets = plan.targets;
-  const size_t clustering_count = plan.schema.clustering().size();
+  const size_t clustering_count = plan.schema().clustering().size();
   // An empty IN selects nothing: nothing to write.
   if (targets.clustering_prefixes.empty()) return Status::OK();
   for (const std::vector<Value>& key : targets.partition_keys) {
-    Mutation m(plan.schema.keyspace(), plan.schema.name(), key);
+    Mutation m(plan.schema().keyspace(), plan.schema().name(), key);
     if (plan.timestamp) m.UsingTimestamp(*plan.timestamp);
     if (plan.ttl) m.UsingTtl(*plan.ttl);
     if (plan.kind == WriteKind::kDelete && plan.writes.empty()) {
@@ -86,38 +86,70 @@ Status MutationBuilder::Build(const WritePlan& plan, std::vector<Mutation>* out)
   return Status::OK();
 }
 
+Status MutationBuilder::Build(WritePlan&& plan, std::vector<Mutation>* out) {
+  WriteTargets& targets = plan.targets;
+  if (plan.kind == WriteKind::kDelete || plan.NeedsRead() || targets.partition_keys.size() != 1 ||
+      targets.clustering_prefixes.size() != 1) {
+    return Build(static_cast<const WritePlan&>(plan), out);
+  }
+  Mutation m(plan.schema().keyspace(), plan.schema().name(), std::move(targets.partition_keys[0]));
+  if (plan.timestamp) m.UsingTimestamp(*plan.timestamp);
+  if (plan.ttl) m.UsingTtl(*plan.ttl);
+  std::vector<Value> clustering;
+  if (!plan.static_only) clustering = std::move(targets.clustering_prefixes[0]);
+  RowBuilder row = plan.insert_marker && !plan.static_only ? m.Insert(std::move(clustering))
+                                                           : m.Update(std::move(clustering));
+  const std::vector<Value> none;  // no write here reads, so no key is needed
+  for (ColumnWrite& write : plan.writes) {
+    if (write.kind == ColumnWrite::Kind::kSet) {
+      row.Set(std::move(write.column), std::move(write.value));
+      continue;
+    }
+    CASSETTE_RETURN_IF_ERROR(ApplyWrite(plan, write, none, none, row));
+  }
+  out->push_back(std::move(m));
+  return Status::OK();
+}
+
 Status MutationBuilder::ApplyWrites(const WritePlan& plan, const std::vector<Value>& key,
                                     const std::vector<Value>& clustering, RowBuilder row) {
   for (const ColumnWrite& write : plan.writes) {
-    switch (write.kind) {
-      case ColumnWrite::Kind::kSet:
-        row.Set(write.column, write.value);
-        break;
-      case ColumnWrite::Kind::kDelete:
-        row.SetNull(write.column);
-        break;
-      case ColumnWrite::Kind::kReplaceCollection:
-        row.ReplaceCollection(write.column, write.elements);
-        break;
-      case ColumnWrite::Kind::kAdd:
-        if (!write.elements.empty()) row.Add(write.column, write.elements);
-        break;
-      case ColumnWrite::Kind::kPrepend:
-        if (!write.elements.empty()) row.Prepend(write.column, write.elements);
-        break;
-      case ColumnWrite::Kind::kRemove:
-        if (!write.elements.empty()) row.Remove(write.column, write.elements);
-        break;
-      case ColumnWrite::Kind::kMapPut:
-        row.MapPut(write.column, write.key, write.value);
-        break;
-      case ColumnWrite::Kind::kListSetIndex:
-      case ColumnWrite::Kind::kListDeleteIndex:
-      case ColumnWrite::Kind::kListRemoveValues:
-      case ColumnWrite::Kind::kCounterAdd:
-        CASSETTE_RETURN_IF_ERROR(ApplyReadWrite(plan, write, key, clustering, row));
-        break;
-    }
+    CASSETTE_RETURN_IF_ERROR(ApplyWrite(plan, write, key, clustering, row));
+  }
+  return Status::OK();
+}
+
+Status MutationBuilder::ApplyWrite(const WritePlan& plan, const ColumnWrite& write,
+                                   const std::vector<Value>& key,
+                                   const std::vector<Value>& clustering, RowBuilder& row) {
+  switch (write.kind) {
+    case ColumnWrite::Kind::kSet:
+      row.Set(write.column, write.value);
+      break;
+    case ColumnWrite::Kind::kDelete:
+      row.SetNull(write.column);
+      break;
+    case ColumnWrite::Kind::kReplaceCollection:
+      row.ReplaceCollection(write.column, write.elements);
+      break;
+    case ColumnWrite::Kind::kAdd:
+      if (!write.elements.empty()) row.Add(write.column, write.elements);
+      break;
+    case ColumnWrite::Kind::kPrepend:
+      if (!write.elements.empty()) row.Prepend(write.column, write.elements);
+      break;
+    case ColumnWrite::Kind::kRemove:
+      if (!write.elements.empty()) row.Remove(write.column, write.elements);
+      break;
+    case ColumnWrite::Kind::kMapPut:
+      row.MapPut(write.column, write.key, write.value);
+      break;
+    case ColumnWrite::Kind::kListSetIndex:
+    case ColumnWrite::Kind::kListDeleteIndex:
+    case ColumnWrite::Kind::kListRemoveValues:
+    case ColumnWrite::Kind::kCounterAdd:
+      CASSETTE_RETURN_IF_ERROR(ApplyReadWrite(plan, write, key, clustering, row));
+      break;
   }
   return Status::OK();
 }
@@ -189,8 +221,8 @@ Result<Value> MutationBuilder::CurrentValue(const WritePlan& plan, const ColumnW
   auto it = written_.find(*cache_key);
   if (it != written_.end()) return it->second;
   ReadQuery query;
-  query.keyspace = plan.schema.keyspace();
-  query.table = plan.schema.name();
+  query.keyspace = plan.schema().keyspace();
+  query.table = plan.schema().name();
   query.partition_keys = {key};
   query.columns = {write.column};
   if (write.is_static) {

@@ -23,10 +23,15 @@ class MutationBuilder {
 
   // Appends the plan's mutations (one per partition key) to `out`.
   Status Build(const WritePlan& plan, std::vector<Mutation>* out);
+  // The same, moving the key and the values out of `plan` (left valid but
+  // unspecified) when it writes one row that needs no read.
+  Status Build(WritePlan&& plan, std::vector<Mutation>* out);
 
  private:
   Status ApplyWrites(const WritePlan& plan, const std::vector<Value>& key,
                      const std::vector<Value>& clustering, RowBuilder row);
+  Status ApplyWrite(const WritePlan& plan, const ColumnWrite& write, const std::vector<Value>& key,
+                    const std::vector<Value>& clustering, RowBuilder& row);
   Status ApplyReadWrite(const WritePlan& plan, const ColumnWrite& write,
                         const std::vector<Value>& key, const std::vector<Value>& clustering,
                         RowBuilder& row);

@@ -9,6 +9,7 @@
 #include "engine/cql/execution_context.h"
 #include "engine/cql/modification_statement.h"
 #include "engine/cql/parser.h"
+#include "engine/cql/plan_cache.h"
 #include "engine/cql/schema_statement.h"
 #include "engine/cql/select_statement.h"
 
@@ -87,12 +88,16 @@ Result<CqlPreparedStatement> CqlSession::Prepare(std::string_view statement) {
   CASSETTE_ASSIGN_OR_RETURN(cql::ParsedStatement parsed, cql::ParseStatement(statement));
   CqlPreparedStatement prepared;
   prepared.parsed_ = std::make_shared<const cql::ParsedStatement>(std::move(parsed));
+  prepared.plan_cache_ = std::make_shared<cql::PlanCache>();
   return prepared;
 }
 
 Result<CqlResult> CqlSession::Execute(std::string_view statement, const std::vector<Value>& values,
                                       const CqlQueryOptions& options) {
-  CASSETTE_ASSIGN_OR_RETURN(CqlPreparedStatement prepared, Prepare(statement));
+  // Executed once: no plan cache to fill.
+  CASSETTE_ASSIGN_OR_RETURN(cql::ParsedStatement parsed, cql::ParseStatement(statement));
+  CqlPreparedStatement prepared;
+  prepared.parsed_ = std::make_shared<const cql::ParsedStatement>(std::move(parsed));
   return Execute(prepared, values, options);
 }
 
@@ -112,6 +117,7 @@ Result<CqlResult> CqlSession::Execute(const CqlPreparedStatement& prepared,
   context.options = &options;
   context.serial_mutex = &SerialMutex();
   context.now_micros = state_->db->NowMicros();
+  context.plan_cache = prepared.plan_cache_.get();
   return Dispatch(parsed.statement, context);
 }
 

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -91,7 +92,9 @@ enum class ConditionKind : uint8_t { kNone, kIfNotExists, kIfExists, kColumns };
 
 struct WritePlan {
   WriteKind kind = WriteKind::kUpdate;
-  TableSchema schema;
+  // Shared with the prepared statement's cache (never null once planned).
+  std::shared_ptr<const TableSchema> table;
+  const TableSchema& schema() const { return *table; }
   WriteTargets targets;
   // The writes apply to the static row only (no clustering given).
   bool static_only = false;

@@ -62,7 +62,9 @@ Result<std::unique_ptr<Database>> Database::Open(const Options& options, const s
 }
 
 DatabaseImpl::DatabaseImpl(const Options& options, std::string path)
-    : options_(options), path_(std::move(path)), fs_(options.file_system.get()) {}
+    : options_(options), path_(std::move(path)), fs_(options.file_system.get()) {
+  BumpSchemaVersion();  // no other thread sees the object yet
+}
 
 DatabaseImpl::~DatabaseImpl() { Close().IgnoreError(); }
 

@@ -64,6 +64,9 @@ class DatabaseImpl final : public Database {
   Result<KeyspaceSchema> GetKeyspace(const std::string& name) const override;
   std::vector<std::string> ListKeyspaces() const override;
   Result<std::vector<std::string>> ListTables(const std::string& keyspace) const override;
+  uint64_t SchemaVersion() const override {
+    return schema_version_.load(std::memory_order_acquire);
+  }
 
   Status Apply(const Mutation& mutation) override;
   Status ApplyBatch(const std::vector<Mutation>& batch) override;
@@ -154,11 +157,17 @@ class DatabaseImpl final : public Database {
   std::unique_ptr<CommitLog> commit_log_;
   TimestampGenerator timestamps_;
 
+  // Gives schema_version_ a new value, from the process-wide counter.
+  // REQUIRES: state_mutex_ held exclusively, after the change is visible.
+  void BumpSchemaVersion();
+
   // Guards state_ and tables_ (schema and manifest). Writers of data take it
   // shared to look tables up; schema changes and manifest updates exclusive.
   mutable std::shared_mutex state_mutex_;
   ManifestState state_;
   std::map<uint64_t, std::shared_ptr<Table>> tables_;
+  // SchemaVersion(): set at construction and by BumpSchemaVersion().
+  std::atomic<uint64_t> schema_version_;
 
   // The write barrier: shared for (commit log append + memtable apply),
   // exclusive for a memtable switch.

@@ -1,6 +1,7 @@
 // DatabaseImpl's schema operations. Each change is validated, written to
 // the manifest (atomically) and only then made visible.
 #include <algorithm>
+#include <atomic>
 
 #include "engine/compaction/time_window_compaction_strategy.h"
 #include "engine/compaction/twcs_guardrail.h"
@@ -39,7 +40,15 @@ Status CheckKeyspaceName(const std::string& name) {
   return Status::OK();
 }
 
+// SchemaVersion() values: one sequence for every Database of the process.
+std::atomic<uint64_t> g_schema_versions{0};
+
 }  // namespace
+
+void DatabaseImpl::BumpSchemaVersion() {
+  schema_version_.store(g_schema_versions.fetch_add(1, std::memory_order_relaxed) + 1,
+                        std::memory_order_release);
+}
 
 Status DatabaseImpl::CreateKeyspace(const KeyspaceSchema& keyspace, bool if_not_exists) {
   CASSETTE_RETURN_IF_ERROR(CheckWritable());
@@ -51,8 +60,12 @@ Status DatabaseImpl::CreateKeyspace(const KeyspaceSchema& keyspace, bool if_not_
   }
   state_.keyspaces[keyspace.name] = keyspace;
   Status s = PersistManifestLocked();
-  if (!s.ok()) state_.keyspaces.erase(keyspace.name);
-  return s;
+  if (!s.ok()) {
+    state_.keyspaces.erase(keyspace.name);
+    return s;
+  }
+  BumpSchemaVersion();
+  return Status::OK();
 }
 
 Status DatabaseImpl::DropKeyspace(const std::string& name, bool if_exists) {
@@ -77,6 +90,7 @@ Status DatabaseImpl::DropKeyspace(const std::string& name, bool if_exists) {
     state_.keyspaces[name] = removed;
     return s;
   }
+  BumpSchemaVersion();
   fs_->DeleteDir(path_ + "/" + name).IgnoreError();  // only when empty
   return Status::OK();
 }
@@ -119,6 +133,7 @@ Status DatabaseImpl::CreateTable(const TableSchema& table, bool if_not_exists,
     CASSETTE_RETURN_IF_ERROR(EnsureStrategy(*created, table_state.schema));  // validated above
   }
   tables_[id] = std::move(created);
+  BumpSchemaVersion();
   return Status::OK();
 }
 
@@ -149,6 +164,7 @@ Status DatabaseImpl::DropTable(const std::string& keyspace, const std::string& t
     }
     dropped = tables_[id];
     tables_.erase(id);
+    BumpSchemaVersion();
   }
   // Readers holding an old view keep their open files; POSIX unlink and
   // the in-memory file system both let them finish.
@@ -178,6 +194,7 @@ Status DatabaseImpl::AlterTableOptions(const std::string& keyspace, const std::s
     return s;
   }
   target->set_schema(updated);
+  BumpSchemaVersion();
   {
     std::lock_guard compaction_lock(target->compaction().mutex);
     CASSETTE_RETURN_IF_ERROR(EnsureStrategy(*target, updated));
@@ -205,6 +222,7 @@ Status DatabaseImpl::AlterTableSchema(const std::string& keyspace, const std::st
     return s;
   }
   target->set_schema(std::move(updated));
+  BumpSchemaVersion();
   return Status::OK();
 }
 
@@ -274,8 +292,12 @@ Status DatabaseImpl::AlterKeyspace(const KeyspaceSchema& keyspace) {
   const KeyspaceSchema previous = it->second;
   it->second = keyspace;
   Status s = PersistManifestLocked();
-  if (!s.ok()) it->second = previous;
-  return s;
+  if (!s.ok()) {
+    it->second = previous;
+    return s;
+  }
+  BumpSchemaVersion();
+  return Status::OK();
 }
 
 Result<TableSchema> DatabaseImpl::GetTable(const std::string& keyspace,

@@ -27,7 +27,8 @@ namespace cassette {
 
 namespace cql {
 struct ParsedStatement;
-}
+class PlanCache;
+}  // namespace cql
 
 struct CqlQueryOptions {
   // Rows per page for SELECT (0 = every row at once). With paging, pass the
@@ -67,6 +68,9 @@ class CqlPreparedStatement {
  private:
   friend class CqlSession;
   std::shared_ptr<const cql::ParsedStatement> parsed_;
+  // What executions resolved (the table, an INSERT's column layout), kept
+  // while Database::SchemaVersion() is unchanged; shared by copies.
+  std::shared_ptr<cql::PlanCache> plan_cache_;
 };
 
 class CqlSession {
@@ -80,7 +84,10 @@ class CqlSession {
   // in order.
   Result<CqlResult> Execute(std::string_view statement, const std::vector<Value>& values = {},
                             const CqlQueryOptions& options = {});
-  // Parses once; execute many times.
+  // Parses once; execute many times. A prepared INSERT, UPDATE or DELETE
+  // also keeps the table it resolved (and an INSERT where each column goes)
+  // until the schema changes (Database::SchemaVersion()): after any CREATE,
+  // ALTER or DROP it resolves again, so it behaves as if prepared anew.
   Result<CqlPreparedStatement> Prepare(std::string_view statement);
   Result<CqlResult> Execute(const CqlPreparedStatement& prepared, const std::vector<Value>& values,
                             const CqlQueryOptions& options = {});
@@ -100,8 +107,8 @@ class CqlSession {
 
 // Splits a script into statements at top-level ';' (not inside strings,
 // quoted names or comments; the ';' between the statements of BEGIN BATCH
-// ... APPLY BATCH do not end the batch). Comments are dropped. Text after the last ';' that is not only blanks and comments is returned
-// in `*rest` (an incomplete statement), not in the result.
+// ... APPLY BATCH do not end the batch). Comments are dropped. Text after the last ';' that is not
+// only blanks and comments is returned in `*rest` (an incomplete statement), not in the result.
 std::vector<std::string> SplitCqlStatements(std::string_view script, std::string* rest);
 
 }  // namespace cassette

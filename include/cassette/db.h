@@ -154,6 +154,16 @@ class Database {
   virtual Result<KeyspaceSchema> GetKeyspace(const std::string& name) const = 0;
   virtual std::vector<std::string> ListKeyspaces() const = 0;
   virtual Result<std::vector<std::string>> ListTables(const std::string& keyspace) const = 0;
+  // A number that changes whenever the schema does: every successful
+  // CREATE / ALTER / DROP of a keyspace or table (ALTER TABLE ADD / DROP /
+  // RENAME / WITH included) gives it a new value, strictly greater than the
+  // one before, before the call returns. Data changes (writes, TRUNCATE,
+  // flushes, compactions) leave it alone. Values come from one counter for
+  // the whole process, so two Database objects never show the same value:
+  // a caller that cached something derived from GetTable / GetKeyspace
+  // while SchemaVersion() was V (read before the lookup) may keep using it
+  // for as long as SchemaVersion() still returns V. One atomic load.
+  virtual uint64_t SchemaVersion() const = 0;
 
   // Writes. A mutation is validated whole before anything is applied.
   virtual Status Apply(const Mutation& mutation) = 0;
