@@ -18,7 +18,7 @@ constexpr uint64_t kMaxPassBytes = 1 << 20;
 }  // namespace
 
 struct CommitLog::Writer {
-  enum class Kind : uint8_t { kRecord, kSync, kClose };
+  enum class Kind : uint8_t { kRecord, kSync, kClose, kRoll };
 
   explicit Writer(Kind k, std::string_view r = {}) : kind(k), record(r) {}
 
@@ -28,6 +28,9 @@ struct CommitLog::Writer {
   bool done = false;
   Status status;
   CommitLogPosition position;
+  // kRoll: the position no record may end after (in), whether it rolled (out).
+  CommitLogPosition roll_before;
+  bool rolled = false;
   std::condition_variable cv;
 };
 
@@ -81,6 +84,13 @@ Result<CommitLogPosition> CommitLog::Append(std::string_view record) {
 Status CommitLog::Sync() {
   Writer w(Writer::Kind::kSync);
   return Submit(&w);
+}
+
+Result<bool> CommitLog::RollIfOnlyBefore(CommitLogPosition pos) {
+  Writer w(Writer::Kind::kRoll);
+  w.roll_before = pos;
+  CASSETTE_RETURN_IF_ERROR(Submit(&w));
+  return w.rolled;
 }
 
 Status CommitLog::Close() {
@@ -190,6 +200,22 @@ Status CommitLog::WriteRecords(const std::vector<Writer*>& batch) {
   scratch_.clear();
   uint64_t framed_total = 0;
   for (Writer* w : batch) {
+    if (w->kind == Writer::Kind::kRoll) {
+      // The records queued before it count: write them out first, so the
+      // check sees the segment's true end.
+      if (!scratch_.empty()) {
+        CASSETTE_RETURN_IF_ERROR(active_->Append(scratch_));
+        scratch_.clear();
+      }
+      // Equal ids and no byte past pos: nothing was appended since pos. A
+      // header-only segment has nothing to drop.
+      if (active_->id() == w->roll_before.segment_id && active_->size() <= w->roll_before.offset &&
+          active_->size() > kCommitLogSegmentHeaderSize) {
+        CASSETTE_RETURN_IF_ERROR(Roll());
+        w->rolled = true;
+      }
+      continue;
+    }
     if (w->kind != Writer::Kind::kRecord) continue;
     const uint64_t framed = w->record.size() + kCommitLogRecordOverhead;
     if (active_->size() + scratch_.size() + framed > options_.segment_size) {

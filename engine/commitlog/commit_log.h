@@ -86,6 +86,19 @@ class CommitLog {
   // directory. A segment already missing counts as deleted.
   Status DiscardSegmentsBefore(CommitLogPosition pos);
 
+  // Seals the active segment and starts a new, empty one (as a full segment
+  // does: the old one fsynced, the new header and directory entry durable)
+  // if the active segment holds at least one record and none ends past
+  // `pos`. The database calls it with the CurrentPosition() it saw when
+  // every table had flushed everything: the active segment is then dead
+  // weight that DiscardSegmentsBefore(pos) can delete only once it is no
+  // longer the active one. A record appended since `pos` means a table has
+  // unflushed data again, so the segment stays (the next flush retries).
+  // Queued with the appenders, so the check and the roll see one point in
+  // the log's total order. True when it rolled; an error fails the log as
+  // a failed Append does.
+  Result<bool> RollIfOnlyBefore(CommitLogPosition pos);
+
   // Syncs and closes the active segment and stops the background thread.
   // Idempotent: later calls return the first call's status.
   Status Close();
@@ -118,7 +131,8 @@ class CommitLog {
   void Lead(std::unique_lock<std::mutex>* l);
   // REQUIRES: mu_ held; closed_ or !error_.ok(). Answers everyone queued.
   void FailQueued();
-  // Leader-only, without mu_: frame and write the records of `batch`.
+  // Leader-only, without mu_: frame and write the records of `batch`, and
+  // roll for its RollIfOnlyBefore writers, in queue order.
   Status WriteRecords(const std::vector<Writer*>& batch);
   // Leader-only, without mu_: seal the active segment and start the next.
   Status Roll();

@@ -443,6 +443,7 @@ Status DatabaseImpl::FlushTableLocked(const std::shared_ptr<Table>& table) {
 Status DatabaseImpl::DiscardObsoleteCommitLog() {
   if (!commit_log_) return Status::OK();
   CommitLogPosition oldest_needed;
+  bool all_flushed = true;
   {
     // Exclusive: no write may sit between its log append and its memtable
     // apply while we decide which tables are clean.
@@ -451,9 +452,20 @@ Status DatabaseImpl::DiscardObsoleteCommitLog() {
     oldest_needed = commit_log_->CurrentPosition();
     for (const auto& [id, table] : tables_) {
       if (table->HasUnflushedData()) {
+        all_flushed = false;
         oldest_needed = std::min(oldest_needed, state_.tables.at(id).persisted);
       }
     }
+  }
+  if (all_flushed) {
+    // Every record up to oldest_needed is in SSTables the durable manifest
+    // names, or at or before a truncated table's `persisted`, or of a dropped
+    // table (a table is clean only after that manifest rewrite), so the
+    // active segment is dead too. Sealing it lets the discard below
+    // delete it, instead of keeping up to a segment of flushed records on
+    // disk until it fills. Done outside the barrier: the log refuses if a
+    // write came in meanwhile, and then the next flush gets it.
+    CASSETTE_RETURN_IF_ERROR(commit_log_->RollIfOnlyBefore(oldest_needed).status());
   }
   return commit_log_->DiscardSegmentsBefore(oldest_needed);
 }
@@ -561,6 +573,10 @@ Status DatabaseImpl::Close() {
     // after a failed Open: its state is not the directory's.
     std::unique_lock lock(state_mutex_);
     s = PersistManifestLocked();
+  }
+  if (s.ok() && opened_) {
+    // When every table is flushed, leave only an empty segment behind.
+    s = DiscardObsoleteCommitLog();
   }
   if (commit_log_) {
     Status closed = commit_log_->Close();

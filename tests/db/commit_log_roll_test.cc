@@ -1,0 +1,296 @@
+// Once every table has flushed, the active commit-log segment holds nothing
+// that is not in an SSTable: the database rolls the log and deletes the old
+// segment, so after Flush() the log is one header-only segment. Writes that
+// race the flush keep their segment, and a crash anywhere loses nothing.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <map>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "tests/db/db_test_util.h"
+#include "tests/support/fault_injection_file_system.h"
+
+namespace cassette::testing {
+namespace {
+
+constexpr uint64_t kSegmentHeaderSize = 20;  // engine/commitlog/FORMAT.md
+
+Mutation Row(int32_t pk, int32_t ck, int32_t v, const std::string& table = "t") {
+  Mutation m("ks", table, {Value::Int(pk)});
+  m.Insert({Value::Int(ck)}).Set("v", Value::Int(v));
+  return m;
+}
+
+Status CreateSchema(Database& db) {
+  CASSETTE_RETURN_IF_ERROR(db.CreateKeyspace({.name = "ks"}));
+  CASSETTE_RETURN_IF_ERROR(db.CreateTable(SimpleTable()));
+  return db.CreateTable(SimpleTable("ks", "u"));
+}
+
+// name -> size of every commit-log segment.
+std::map<std::string, uint64_t> Segments(FileSystem& fs) {
+  std::map<std::string, uint64_t> out;
+  auto children = fs.GetChildren("/db/commitlog");
+  EXPECT_TRUE(children.ok()) << children.status().ToString();
+  if (!children.ok()) return out;
+  for (const std::string& name : *children) {
+    if (name.rfind("CommitLog-", 0) != 0) continue;
+    auto size = fs.GetFileSize("/db/commitlog/" + name);
+    EXPECT_TRUE(size.ok());
+    out[name] = size.ok() ? *size : 0;
+  }
+  return out;
+}
+
+uint64_t TotalBytes(const std::map<std::string, uint64_t>& segments) {
+  uint64_t total = 0;
+  for (const auto& entry : segments) total += entry.second;
+  return total;
+}
+
+void ExpectOneEmptySegment(FileSystem& fs) {
+  const auto segments = Segments(fs);
+  ASSERT_EQ(segments.size(), 1u);
+  EXPECT_EQ(TotalBytes(segments), kSegmentHeaderSize);
+}
+
+int64_t CountRows(Database& db, const std::string& table, int partitions) {
+  int64_t rows = 0;
+  for (int pk = 0; pk < partitions; ++pk) {
+    ReadQuery query = ReadPartition(pk, {"ck", "v"});
+    query.table = table;
+    auto result = db.Read(query);
+    EXPECT_TRUE(result.ok()) << result.status().ToString();
+    if (result.ok()) rows += static_cast<int64_t>(result->rows.size());
+  }
+  return rows;
+}
+
+int64_t SSTableCount(Database& db, const std::string& table = "t") {
+  auto stats = db.GetTableStats("ks", table);
+  EXPECT_TRUE(stats.ok()) << stats.status().ToString();
+  return stats.ok() ? stats->sstable_count : -1;
+}
+
+TEST(CommitLogRollTest, FlushLeavesOneHeaderOnlySegment) {
+  TestDb t;
+  ASSERT_OK(t.Open());
+  ASSERT_OK(CreateSchema(*t.db));
+  for (int i = 0; i < 100; ++i) ASSERT_OK(t.db->Apply(Row(i % 10, i, i)));
+  ASSERT_GT(TotalBytes(Segments(*t.fs)), 100 * kSegmentHeaderSize);
+  const std::string before = Segments(*t.fs).begin()->first;
+  ASSERT_OK(t.db->Flush());
+  ExpectOneEmptySegment(*t.fs);
+  // A new segment, not the old one truncated: ids only grow.
+  EXPECT_NE(Segments(*t.fs).begin()->first, before);
+  // A second flush with nothing new does not churn segments.
+  const std::string after = Segments(*t.fs).begin()->first;
+  ASSERT_OK(t.db->Flush());
+  EXPECT_EQ(Segments(*t.fs).begin()->first, after);
+  EXPECT_EQ(CountRows(*t.db, "t", 10), 100);
+}
+
+TEST(CommitLogRollTest, FlushTableRollsOnlyOnceEveryTableIsFlushed) {
+  TestDb t;
+  ASSERT_OK(t.Open());
+  ASSERT_OK(CreateSchema(*t.db));
+  for (int i = 0; i < 20; ++i) {
+    ASSERT_OK(t.db->Apply(Row(i % 4, i, i)));
+    ASSERT_OK(t.db->Apply(Row(i % 4, i, -i, "u")));
+  }
+  ASSERT_OK(t.db->FlushTable("ks", "t"));
+  // u's records are only in the log.
+  auto segments = Segments(*t.fs);
+  ASSERT_EQ(segments.size(), 1u);
+  EXPECT_GT(TotalBytes(segments), kSegmentHeaderSize);
+  ASSERT_OK(t.db->FlushTable("ks", "u"));
+  ExpectOneEmptySegment(*t.fs);
+
+  ASSERT_OK(t.CrashAndReopen());
+  EXPECT_EQ(CountRows(*t.db, "t", 4), 20);
+  EXPECT_EQ(CountRows(*t.db, "u", 4), 20);
+  EXPECT_EQ(SSTableCount(*t.db, "t"), 1);
+  EXPECT_EQ(SSTableCount(*t.db, "u"), 1);
+}
+
+TEST(CommitLogRollTest, BackgroundFlushRolls) {
+  TestDb t;
+  Options options = t.MakeOptions();
+  options.memtable_flush_threshold = 4096;  // the smallest allowed
+  ASSERT_OK(t.Open(options));
+  ASSERT_OK(CreateSchema(*t.db));
+  int rows = 0;
+  while (t.scheduler->pending() == 0) {
+    ASSERT_LT(rows, 10'000) << "no flush was ever scheduled";
+    ASSERT_OK(t.db->Apply(Row(1, rows, rows)));
+    ++rows;
+  }
+  ASSERT_GT(TotalBytes(Segments(*t.fs)), kSegmentHeaderSize);
+  t.scheduler->RunUntilIdle();
+  ExpectOneEmptySegment(*t.fs);
+  EXPECT_EQ(SSTableCount(*t.db), 1);
+  EXPECT_EQ(CountRows(*t.db, "t", 2), rows);
+}
+
+// A dropped table's records are dead too: Close rolls them away.
+TEST(CommitLogRollTest, CloseRollsWhenNothingIsUnflushed) {
+  TestDb t;
+  ASSERT_OK(t.Open());
+  ASSERT_OK(CreateSchema(*t.db));
+  for (int i = 0; i < 10; ++i) ASSERT_OK(t.db->Apply(Row(1, i, i, "u")));
+  ASSERT_OK(t.db->DropTable("ks", "u", false));
+  ASSERT_GT(TotalBytes(Segments(*t.fs)), kSegmentHeaderSize);
+  ASSERT_OK(t.db->Close());
+  ExpectOneEmptySegment(*t.fs);
+}
+
+TEST(CommitLogRollTest, ReopenAfterFlushReplaysNothingAndLosesNothing) {
+  TestDb t;
+  ASSERT_OK(t.Open());
+  ASSERT_OK(CreateSchema(*t.db));
+  for (int i = 0; i < 50; ++i) ASSERT_OK(t.db->Apply(Row(i % 5, i, i)));
+  ASSERT_OK(t.db->Flush());
+  ASSERT_EQ(SSTableCount(*t.db), 1);
+  ASSERT_OK(t.Reopen());
+  // A replay would have flushed a second SSTable.
+  EXPECT_EQ(SSTableCount(*t.db), 1);
+  EXPECT_EQ(CountRows(*t.db, "t", 5), 50);
+  ExpectOneEmptySegment(*t.fs);
+  ASSERT_OK(t.CrashAndReopen());
+  EXPECT_EQ(SSTableCount(*t.db), 1);
+  EXPECT_EQ(CountRows(*t.db, "t", 5), 50);
+  ExpectOneEmptySegment(*t.fs);
+}
+
+TEST(CommitLogRollTest, WritesAfterTheRollSurviveACrash) {
+  TestDb t;
+  Options options = t.MakeOptions();
+  options.commitlog_sync = CommitLogSync::kBatch;
+  ASSERT_OK(t.Open(options));
+  ASSERT_OK(CreateSchema(*t.db));
+  for (int i = 0; i < 10; ++i) ASSERT_OK(t.db->Apply(Row(1, i, i)));
+  ASSERT_OK(t.db->Flush());
+  for (int i = 10; i < 20; ++i) ASSERT_OK(t.db->Apply(Row(1, i, i)));
+  ASSERT_OK(t.CrashAndReopen());
+  EXPECT_EQ(CountRows(*t.db, "t", 2), 20);
+  // The flushed SSTable and the replayed one.
+  EXPECT_EQ(SSTableCount(*t.db), 2);
+}
+
+// The roll seals the segment, then deleting it fails: the process dies
+// between roll and delete, after more writes went to the new segment.
+TEST(CommitLogRollTest, CrashBetweenRollAndDelete) {
+  auto mem = NewMemFileSystem();
+  auto faulty = std::make_shared<FaultInjectionFileSystem>(mem);
+  TestDb t;
+  Options options = t.MakeOptions();
+  options.file_system = faulty;
+  options.commitlog_sync = CommitLogSync::kBatch;
+  {
+    auto db = Database::Open(options, "/db");
+    ASSERT_TRUE(db.ok()) << db.status().ToString();
+    ASSERT_OK(CreateSchema(**db));
+    for (int i = 0; i < 10; ++i) ASSERT_OK((*db)->Apply(Row(1, i, i)));
+    auto rule = ParseFaultRule("op=delete path=/db/commitlog/*");
+    ASSERT_TRUE(rule.ok());
+    faulty->AddRule(*rule);
+    EXPECT_FALSE((*db)->Flush().ok());
+    ASSERT_GT(faulty->injected(), 0);
+    EXPECT_EQ(Segments(*mem).size(), 2u);  // the sealed one and the new one
+    for (int i = 10; i < 20; ++i) ASSERT_OK((*db)->Apply(Row(1, i, i)));
+    faulty->ClearRules();
+    // The process dies here: only synced bytes survive.
+    auto survivor = mem->CrashClone(0, 1);
+    options.file_system = survivor;
+    auto reopened = Database::Open(options, "/db");
+    ASSERT_TRUE(reopened.ok()) << reopened.status().ToString();
+    EXPECT_EQ(CountRows(**reopened, "t", 2), 20);
+    // Rows 0-9 from the flush (not replayed again), 10-19 replayed.
+    EXPECT_EQ(SSTableCount(**reopened), 2);
+    ExpectOneEmptySegment(*survivor);
+  }
+}
+
+// The process dies at every file-system operation of a flush in turn (the
+// SSTable, the manifest, the roll, the delete): every acknowledged row comes
+// back, nothing is replayed on top of the flushed SSTable, and the reopened
+// log is one empty segment.
+TEST(CommitLogRollTest, CrashAtEveryStepOfAFlush) {
+  bool finished = false;
+  int crash_points = 0;
+  for (int k = 1; !finished; ++k) {
+    ++crash_points;
+    SCOPED_TRACE("fault from operation " + std::to_string(k));
+    ASSERT_LT(k, 300) << "the flush never completed";
+    auto mem = NewMemFileSystem();
+    auto faulty = std::make_shared<FaultInjectionFileSystem>(mem);
+    TestDb t;
+    Options options = t.MakeOptions();
+    options.file_system = faulty;
+    options.commitlog_sync = CommitLogSync::kBatch;
+    {
+      auto db = Database::Open(options, "/db");
+      ASSERT_TRUE(db.ok()) << db.status().ToString();
+      ASSERT_OK(CreateSchema(**db));
+      for (int i = 0; i < 30; ++i) ASSERT_OK((*db)->Apply(Row(i % 3, i, i)));
+      FaultRule rule;
+      rule.when = FaultRule::When::kFromNth;
+      rule.nth = k;
+      faulty->AddRule(rule);
+      finished = (*db)->Flush().ok() && faulty->injected() == 0;
+      // The process dies here: nothing more reaches the disk.
+    }
+    auto survivor = mem->CrashClone(/*keep_unsynced_pct=*/0, /*seed=*/k);
+    options.file_system = survivor;
+    auto db = Database::Open(options, "/db");
+    ASSERT_TRUE(db.ok()) << db.status().ToString();
+    EXPECT_EQ(CountRows(**db, "t", 3), 30);
+    // From the flush or from the replay, never both.
+    EXPECT_EQ(SSTableCount(**db), 1);
+    ExpectOneEmptySegment(*survivor);
+  }
+  EXPECT_GT(crash_points, 8);
+  std::printf("flush crash points exercised: %d\n", crash_points);
+}
+
+// Writers race explicit flushes: whether or not a roll happens, every
+// acknowledged write survives a crash (batch mode: acknowledged = synced).
+TEST(CommitLogRollTest, WritesRacingFlushesAreKept) {
+  TestDb t;
+  Options options = t.MakeOptions();
+  options.commitlog_sync = CommitLogSync::kBatch;
+  ASSERT_OK(t.Open(options));
+  ASSERT_OK(CreateSchema(*t.db));
+  constexpr int kWriters = 2;
+  constexpr int kPerWriter = 150;
+  std::atomic<int> done{0};
+  std::vector<std::thread> writers;
+  for (int w = 0; w < kWriters; ++w) {
+    writers.emplace_back([&, w] {
+      for (int i = 0; i < kPerWriter; ++i) {
+        Status s = t.db->Apply(Row(w, i, i, i % 2 ? "t" : "u"));
+        EXPECT_TRUE(s.ok()) << s.ToString();
+        if (!s.ok()) break;
+      }
+      done.fetch_add(1);
+    });
+  }
+  int flushes = 0;
+  while (done.load() < kWriters) {
+    ASSERT_OK(t.db->Flush());
+    ++flushes;
+  }
+  for (auto& w : writers) w.join();
+  ASSERT_OK(t.CrashAndReopen());
+  EXPECT_EQ(CountRows(*t.db, "t", kWriters) + CountRows(*t.db, "u", kWriters),
+            kWriters * kPerWriter);
+  ASSERT_OK(t.db->Flush());
+  ExpectOneEmptySegment(*t.fs);
+  std::printf("flushes racing the writers: %d\n", flushes);
+}
+
+}  // namespace
+}  // namespace cassette::testing
