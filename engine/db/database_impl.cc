@@ -279,8 +279,8 @@ Status DatabaseImpl::ApplyBatch(const std::vector<Mutation>& batch) {
     }
     ConversionContext context{table->id(), mutation.timestamp().value_or(batch_timestamp),
                               NowInSeconds(now)};
-    CASSETTE_ASSIGN_OR_RETURN(PartitionUpdate update,
-                              ConvertMutation(table->schema(), mutation, context));
+    const std::shared_ptr<const TableSchema> schema = table->shared_schema();
+    CASSETTE_ASSIGN_OR_RETURN(PartitionUpdate update, ConvertMutation(*schema, mutation, context));
     updates.push_back(std::move(update));
     tables.push_back(std::move(table));
   }
@@ -482,11 +482,11 @@ Status DatabaseImpl::PersistManifestLocked() {
 Result<ResultSet> DatabaseImpl::Read(const ReadQuery& query) {
   if (closed_) return Status::InvalidArgument("database is closed");
   CASSETTE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, FindTable(query.keyspace, query.table));
-  const TableSchema schema = table->schema();
+  const std::shared_ptr<const TableSchema> schema = table->shared_schema();
   ReadLimits limits{options_.tombstone_warn_threshold, options_.tombstone_failure_threshold};
   CASSETTE_ASSIGN_OR_RETURN(
       ReadCommand command,
-      ConvertReadQuery(schema, query, NowInSeconds(options_.clock->WallMicros()), limits));
+      ConvertReadQuery(*schema, query, NowInSeconds(options_.clock->WallMicros()), limits));
   return table->Read(command);
 }
 

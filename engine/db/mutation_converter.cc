@@ -237,7 +237,22 @@ class RowCellBuilder {
 
 // Sorts and merges the column data of a row so each column appears once
 // with its cells in path order (operations on one column may repeat).
+// True when every column appears once, in id order, with its cells in
+// path order: what a mutation setting each column once already is.
+bool ColumnsAreNormal(const std::vector<ColumnData>& columns) {
+  for (size_t i = 0; i < columns.size(); ++i) {
+    if (i > 0 && columns[i - 1].column_id >= columns[i].column_id) return false;
+    const std::vector<Cell>& cells = columns[i].cells;
+    for (size_t c = 1; c < cells.size(); ++c) {
+      if (!(cells[c - 1].path < cells[c].path)) return false;
+    }
+  }
+  return true;
+}
+
 void NormalizeColumns(std::vector<ColumnData>* columns) {
+  // The common case costs a scan, not two sorts and a copy.
+  if (ColumnsAreNormal(*columns)) return;
   std::stable_sort(columns->begin(), columns->end(), [](const ColumnData& a, const ColumnData& b) {
     return a.column_id < b.column_id;
   });
@@ -419,8 +434,10 @@ Result<PartitionUpdate> ConvertMutation(const TableSchema& schema, const Mutatio
     if (!static_only && !row.IsEmpty()) rows.push_back(std::move(row));
   }
 
-  std::stable_sort(rows.begin(), rows.end(),
-                   [](const Row& a, const Row& b) { return a.clustering < b.clustering; });
+  if (rows.size() > 1) {
+    std::stable_sort(rows.begin(), rows.end(),
+                     [](const Row& a, const Row& b) { return a.clustering < b.clustering; });
+  }
   for (Row& row : rows) {
     if (!update.rows.empty() && update.rows.back().clustering == row.clustering) {
       MergeRow(&update.rows.back(), std::move(row));

@@ -7,21 +7,24 @@
 namespace cassette {
 
 Table::Table(uint64_t id, TableSchema schema, std::string dir, std::vector<LiveSSTable> sstables)
-    : id_(id), dir_(std::move(dir)), schema_(std::move(schema)) {
+    : id_(id),
+      dir_(std::move(dir)),
+      schema_(std::make_shared<const TableSchema>(std::move(schema))) {
   auto view = std::make_shared<View>();
   view->active = std::make_shared<Memtable>();
   view->sstables = std::move(sstables);
   view_ = std::move(view);
 }
 
-TableSchema Table::schema() const {
+std::shared_ptr<const TableSchema> Table::shared_schema() const {
   std::lock_guard lock(mutex_);
   return schema_;
 }
 
 void Table::set_schema(TableSchema schema) {
+  auto installed = std::make_shared<const TableSchema>(std::move(schema));
   std::lock_guard lock(mutex_);
-  schema_ = std::move(schema);
+  schema_ = std::move(installed);
 }
 
 std::shared_ptr<const Table::View> Table::view() const {

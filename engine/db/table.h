@@ -56,7 +56,10 @@ class Table {
 
   uint64_t id() const { return id_; }
   const std::string& dir() const { return dir_; }
-  TableSchema schema() const;
+  TableSchema schema() const { return *shared_schema(); }
+  // The current schema without a copy (a write or read holds it while it
+  // runs; an ALTER installs a new one rather than changing this one).
+  std::shared_ptr<const TableSchema> shared_schema() const;
   void set_schema(TableSchema schema);
   std::shared_ptr<const View> view() const;
 
@@ -122,8 +125,8 @@ class Table {
 
   const uint64_t id_;
   const std::string dir_;
-  mutable std::mutex mutex_;  // guards schema_ and view_ (the pointer)
-  TableSchema schema_;
+  mutable std::mutex mutex_;  // guards schema_ and view_ (the pointers)
+  std::shared_ptr<const TableSchema> schema_;
   std::shared_ptr<const View> view_;
   std::atomic<uint64_t> bytes_written_by_users_{0};
   std::atomic<uint64_t> bytes_flushed_{0};
