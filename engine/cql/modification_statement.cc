@@ -6,7 +6,9 @@
 
 #include <algorithm>
 #include <mutex>
+#include <optional>
 #include <utility>
+#include <vector>
 
 #include "engine/cql/conditions.h"
 #include "engine/cql/json_insert.h"
@@ -36,7 +38,7 @@ bool IsCounterTable(const TableSchema& schema) {
 
 // USING TIMESTAMP / TTL, checked as Cassandra's Attributes checks them.
 Status EvaluateUsing(const UsingClause& using_clause, const ExecutionContext& context,
-                     WritePlan* plan) {
+                     std::optional<int64_t>* timestamp, std::optional<int32_t>* ttl_seconds) {
   if (using_clause.timestamp) {
     CASSETTE_ASSIGN_OR_RETURN(Value ts, EvaluateTerm(*using_clause.timestamp, DataType::Bigint(),
                                                      "[timestamp]", context));
@@ -45,7 +47,7 @@ Status EvaluateUsing(const UsingClause& using_clause, const ExecutionContext& co
       return Status::InvalidRequest(
           "Out of bound timestamp, must be in [-9223372036854775807, 9223372036854775807]");
     }
-    plan->timestamp = ts.AsInt64();
+    *timestamp = ts.AsInt64();
   }
   if (using_clause.ttl) {
     CASSETTE_ASSIGN_OR_RETURN(Value ttl,
@@ -60,9 +62,14 @@ Status EvaluateUsing(const UsingClause& using_clause, const ExecutionContext& co
       return Status::InvalidRequest("ttl is too large. requested (" + std::to_string(seconds) +
                                     ") maximum (" + std::to_string(kMaxTtlSeconds) + ")");
     }
-    plan->ttl = static_cast<int32_t>(seconds);
+    *ttl_seconds = static_cast<int32_t>(seconds);
   }
   return Status::OK();
+}
+
+Status EvaluateUsing(const UsingClause& using_clause, const ExecutionContext& context,
+                     WritePlan* plan) {
+  return EvaluateUsing(using_clause, context, &plan->timestamp, &plan->ttl);
 }
 
 // The checks every modification shares (Cassandra's ModificationStatement
@@ -135,81 +142,143 @@ Status PrepareConditionsOf(const std::vector<Relation>& conditions, bool if_exis
   return Status::OK();
 }
 
-// A prepared INSERT ... VALUES whose layout is cached: the same checks, in
-// the same order and with the same messages, as the general path below
+// A prepared INSERT ... VALUES whose layout is cached, evaluated with the
+// checks of the general path below, in its order and with its messages
 // (the schema-only ones passed when the layout was built), without
 // re-resolving the columns or building WHERE restrictions.
-Result<WritePlan> PrepareInsertWithLayout(const InsertStatement& statement,
-                                          const InsertLayout& layout,
-                                          const ExecutionContext& context, WritePlan plan) {
-  const TableSchema& schema = plan.schema();
-  if (statement.if_not_exists) plan.condition_kind = ConditionKind::kIfNotExists;
-  plan.writes.reserve(layout.columns.size());
+struct EvaluatedInsert {
+  std::vector<Value> values;  // the non-key columns', in the statement's order
+  std::vector<Value> partition_key;
+  std::vector<Value> clustering;  // empty for a static-only insert
+  std::optional<int64_t> timestamp;
+  std::optional<int32_t> ttl;
+};
+
+Status EvaluateInsert(const InsertStatement& statement, const InsertLayout& layout,
+                      const TableSchema& schema, const ExecutionContext& context,
+                      EvaluatedInsert* out) {
+  out->values.reserve(layout.columns.size());
   for (size_t i = 0; i < layout.columns.size(); ++i) {
     const InsertLayout::Column& entry = layout.columns[i];
     if (entry.role != InsertLayout::Role::kValue) continue;
     const ColumnDefinition& column = *entry.definition;
     CASSETTE_ASSIGN_OR_RETURN(Value value,
                               EvaluateTerm(statement.values[i], column.type, column.name, context));
-    plan.writes.push_back(SetColumnValue(column, std::move(value)));
+    out->values.push_back(std::move(value));
   }
-  plan.static_only = layout.static_only;
-  CASSETTE_RETURN_IF_ERROR(
-      ValidateConditionShape(plan, statement.using_clause.timestamp.has_value()));
+  // ValidateConditionShape: the layout exists for non-counter tables only.
+  if (statement.if_not_exists && statement.using_clause.timestamp) {
+    return Status::InvalidRequest("Cannot provide custom timestamp for conditional updates");
+  }
   // The key columns, evaluated in the statement's order (as the WHERE
   // equalities they stand for), then checked for nulls in key order.
-  std::vector<Value> partition_key(schema.partition_key().size());
-  std::vector<Value> clustering(layout.clustering_given);
+  out->partition_key.resize(schema.partition_key().size());
+  out->clustering.resize(layout.clustering_given);
   for (size_t i = 0; i < layout.columns.size(); ++i) {
     const InsertLayout::Column& entry = layout.columns[i];
     if (entry.role == InsertLayout::Role::kValue) continue;
     const ColumnDefinition& column = *entry.definition;
     CASSETTE_ASSIGN_OR_RETURN(Value value,
                               EvaluateTerm(statement.values[i], column.type, column.name, context));
-    (entry.role == InsertLayout::Role::kPartitionKey ? partition_key
-                                                     : clustering)[entry.key_index] =
-        std::move(value);
+    const bool partition = entry.role == InsertLayout::Role::kPartitionKey;
+    (partition ? out->partition_key : out->clustering)[entry.key_index] = std::move(value);
   }
-  for (size_t k = 0; k < partition_key.size(); ++k) {
-    if (partition_key[k].is_null()) {
+  for (size_t k = 0; k < out->partition_key.size(); ++k) {
+    if (out->partition_key[k].is_null()) {
       return Status::InvalidRequest("Invalid null value for partition key part " +
                                     schema.columns()[schema.partition_key()[k]].name);
     }
   }
-  for (size_t k = 0; k < clustering.size(); ++k) {
-    if (clustering[k].is_null()) {
+  for (size_t k = 0; k < out->clustering.size(); ++k) {
+    if (out->clustering[k].is_null()) {
       return Status::InvalidRequest("Invalid null value for clustering key part " +
                                     schema.columns()[schema.clustering()[k]].name);
     }
   }
-  plan.targets.partition_keys.push_back(std::move(partition_key));
-  plan.targets.prefix_size = clustering.size();
-  plan.targets.clustering_prefixes[0] = std::move(clustering);
-  CASSETTE_RETURN_IF_ERROR(EvaluateUsing(statement.using_clause, context, &plan));
-  CASSETTE_RETURN_IF_ERROR(ValidatePlan(plan));
+  // ValidatePlan has nothing left to refuse: no counter, no IN.
+  return EvaluateUsing(statement.using_clause, context, &out->timestamp, &out->ttl);
+}
+
+// IF NOT EXISTS: the plan the conditional path needs.
+Result<WritePlan> PrepareInsertWithLayout(const InsertStatement& statement,
+                                          const InsertLayout& layout,
+                                          const ExecutionContext& context, WritePlan plan) {
+  EvaluatedInsert evaluated;
+  CASSETTE_RETURN_IF_ERROR(EvaluateInsert(statement, layout, plan.schema(), context, &evaluated));
+  if (statement.if_not_exists) plan.condition_kind = ConditionKind::kIfNotExists;
+  size_t next_value = 0;
+  for (const InsertLayout::Column& entry : layout.columns) {
+    if (entry.role != InsertLayout::Role::kValue) continue;
+    plan.writes.push_back(
+        SetColumnValue(*entry.definition, std::move(evaluated.values[next_value++])));
+  }
+  plan.static_only = layout.static_only;
+  plan.targets.partition_keys.push_back(std::move(evaluated.partition_key));
+  plan.targets.prefix_size = evaluated.clustering.size();
+  plan.targets.clustering_prefixes[0] = std::move(evaluated.clustering);
+  plan.timestamp = evaluated.timestamp;
+  plan.ttl = evaluated.ttl;
   return plan;
 }
 
-Result<WritePlan> PrepareInsert(const InsertStatement& statement, const ExecutionContext& context) {
+// An unconditional one: straight to its mutation (what MutationBuilder
+// makes of the plan above: the row with its liveness, or the static row;
+// non-frozen collections replaced, a null one deleted).
+Result<CqlResult> ExecuteInsertWithLayout(const InsertStatement& statement,
+                                          const InsertLayout& layout, const TableSchema& schema,
+                                          const ExecutionContext& context) {
+  EvaluatedInsert evaluated;
+  CASSETTE_RETURN_IF_ERROR(EvaluateInsert(statement, layout, schema, context, &evaluated));
+  std::vector<Mutation> batch;
+  batch.emplace_back(schema.keyspace(), schema.name(), std::move(evaluated.partition_key));
+  Mutation& m = batch.back();
+  if (evaluated.timestamp) m.UsingTimestamp(*evaluated.timestamp);
+  if (evaluated.ttl) m.UsingTtl(*evaluated.ttl);
+  RowBuilder row = layout.static_only ? m.Update({}) : m.Insert(std::move(evaluated.clustering));
+  size_t next_value = 0;
+  for (const InsertLayout::Column& entry : layout.columns) {
+    if (entry.role != InsertLayout::Role::kValue) continue;
+    const ColumnDefinition& column = *entry.definition;
+    Value& value = evaluated.values[next_value++];
+    if (!column.type.IsMultiCell()) {
+      row.Set(column.name, std::move(value));
+    } else if (value.is_null()) {
+      row.SetNull(column.name);
+    } else {
+      row.ReplaceCollection(column.name, value.Elements());
+    }
+  }
+  // ApplyBatch of the one mutation: Apply would copy it.
+  CASSETTE_RETURN_IF_ERROR(context.db->ApplyBatch(batch));
+  return CqlResult{};
+}
+
+// The cached layout of a prepared INSERT ... VALUES (built on first use
+// after each schema change); null when there is no cache or the statement
+// does not qualify (the general path then runs, and reports any error).
+std::shared_ptr<const InsertLayout> CachedInsertLayout(const InsertStatement& statement,
+                                                       const CachedPlan& cached,
+                                                       const ExecutionContext& context) {
+  if (context.plan_cache == nullptr || statement.json) return nullptr;
+  if (cached.insert != nullptr) return cached.insert;
+  std::shared_ptr<const InsertLayout> layout = BuildInsertLayout(statement, *cached.schema);
+  if (layout != nullptr) {
+    auto with_layout = std::make_shared<CachedPlan>(cached);
+    with_layout->insert = layout;
+    context.plan_cache->Put(std::move(with_layout));
+  }
+  return layout;
+}
+
+Result<WritePlan> PrepareInsert(const InsertStatement& statement, const CachedPlan& cached,
+                                const ExecutionContext& context) {
   WritePlan plan;
   plan.kind = WriteKind::kInsert;
   plan.insert_marker = true;
-  CASSETTE_ASSIGN_OR_RETURN(std::shared_ptr<const CachedPlan> cached,
-                            LookupTable(statement.table, context));
-  plan.table = cached->schema;
-  if (context.plan_cache != nullptr && !statement.json) {
-    std::shared_ptr<const InsertLayout> layout = cached->insert;
-    if (layout == nullptr) {
-      layout = BuildInsertLayout(statement, *cached->schema);
-      if (layout != nullptr) {
-        auto with_layout = std::make_shared<CachedPlan>(*cached);
-        with_layout->insert = layout;
-        context.plan_cache->Put(std::move(with_layout));
-      }
-    }
-    if (layout != nullptr) {
-      return PrepareInsertWithLayout(statement, *layout, context, std::move(plan));
-    }
+  plan.table = cached.schema;
+  std::shared_ptr<const InsertLayout> layout = CachedInsertLayout(statement, cached, context);
+  if (layout != nullptr) {
+    return PrepareInsertWithLayout(statement, *layout, context, std::move(plan));
   }
   const TableSchema& schema = plan.schema();
   plan.is_counter = IsCounterTable(schema);
@@ -296,6 +365,12 @@ Result<WritePlan> PrepareInsert(const InsertStatement& statement, const Executio
   CASSETTE_RETURN_IF_ERROR(EvaluateUsing(statement.using_clause, context, &plan));
   CASSETTE_RETURN_IF_ERROR(ValidatePlan(plan));
   return plan;
+}
+
+Result<WritePlan> PrepareInsert(const InsertStatement& statement, const ExecutionContext& context) {
+  CASSETTE_ASSIGN_OR_RETURN(std::shared_ptr<const CachedPlan> cached,
+                            LookupTable(statement.table, context));
+  return PrepareInsert(statement, *cached, context);
 }
 
 Result<WritePlan> PrepareUpdate(const UpdateStatement& statement, const ExecutionContext& context) {
@@ -478,7 +553,15 @@ Status ValidateBatch(const BatchStatement& batch, const std::vector<WritePlan>& 
 }  // namespace
 
 Result<CqlResult> ExecuteInsert(const InsertStatement& statement, const ExecutionContext& context) {
-  CASSETTE_ASSIGN_OR_RETURN(WritePlan plan, PrepareInsert(statement, context));
+  CASSETTE_ASSIGN_OR_RETURN(std::shared_ptr<const CachedPlan> cached,
+                            LookupTable(statement.table, context));
+  if (!statement.if_not_exists) {
+    std::shared_ptr<const InsertLayout> layout = CachedInsertLayout(statement, *cached, context);
+    if (layout != nullptr) {
+      return ExecuteInsertWithLayout(statement, *layout, *cached->schema, context);
+    }
+  }
+  CASSETTE_ASSIGN_OR_RETURN(WritePlan plan, PrepareInsert(statement, *cached, context));
   return ExecutePlan(std::move(plan), context);
 }
 

@@ -147,6 +147,38 @@ TEST_F(PreparedPlanCacheTest, BadBoundValuesGetTheUnpreparedMessages) {
   EXPECT_EQ(Select("SELECT k, c, s, v FROM t WHERE k = 3"), "");
 }
 
+// Collections (replaced whole by INSERT, deleted by a null) and frozen
+// ones write the same cells through the cached INSERT as unprepared.
+TEST_F(PreparedPlanCacheTest, CollectionsWriteAsUnprepared) {
+  Run("CREATE TABLE coll (k int PRIMARY KEY, l list<int>, st set<text>, m map<text, int>, "
+      "f frozen<list<int>>)");
+  const std::string text = "INSERT INTO coll (k, l, st, m, f) VALUES (?, ?, ?, ?, ?)";
+  CqlPreparedStatement insert = Prepare(text);
+  const std::vector<Value> first = {
+      Value::Int(0), Value::List(DataType::Int(), {Value::Int(3), Value::Int(1)}),
+      Value::Set(DataType::Text(), {Value::Text("x")}),
+      Value::Map(DataType::Text(), DataType::Int(), {{Value::Text("a"), Value::Int(1)}}),
+      Value::List(DataType::Int(), {Value::Int(9)})};
+  std::vector<Value> second = first;
+  second[1] = Value::List(DataType::Int(), {Value::Int(7)});
+  second[2] = Value::Null();
+  for (int32_t k : {1, 2}) {
+    std::vector<Value> a = first;
+    std::vector<Value> b = second;
+    a[0] = b[0] = Value::Int(k);
+    if (k == 1) {
+      ASSERT_EQ(Exec(insert, a), "ok");
+      ASSERT_EQ(Exec(insert, b), "ok");
+    } else {
+      ASSERT_EQ(Outcome(session().Execute(text, a)), "ok");
+      ASSERT_EQ(Outcome(session().Execute(text, b)), "ok");
+    }
+  }
+  const std::string one = Select("SELECT l, st, m, f FROM coll WHERE k = 1");
+  EXPECT_EQ(one, "[7],null,{'a': 1},[9]");
+  EXPECT_EQ(Select("SELECT l, st, m, f FROM coll WHERE k = 2"), one);
+}
+
 TEST_F(PreparedPlanCacheTest, IfNotExistsThroughTheCachedInsert) {
   CqlPreparedStatement insert = Prepare("INSERT INTO t (k, c, v) VALUES (?, ?, ?) IF NOT EXISTS");
   auto first = session().Execute(insert, Ints({1, 1, 10}));
