@@ -12,6 +12,11 @@ ColumnFilter::ColumnFilter(const TableSchema& schema) : schema_(schema) {
     if (id >= index_by_id_.size()) index_by_id_.resize(size_t{id} + 1, -1);
     index_by_id_[id] = static_cast<int64_t>(i);
   }
+  plain_by_id_.resize(index_by_id_.size());
+  for (size_t id = 0; id < index_by_id_.size(); ++id) {
+    plain_by_id_[id] =
+        index_by_id_[id] >= 0 && !schema.dropped_columns().contains(static_cast<uint32_t>(id));
+  }
 }
 
 void ColumnFilter::Apply(Row* row) const {

@@ -26,10 +26,20 @@ class ColumnFilter {
   }
   // Removes columns the table no longer has, and cells a drop shadows.
   void Apply(Row* row) const;
+  // True when Apply would leave `row` unchanged: every column is one the
+  // table has and has never dropped (so a read can skip copying the row).
+  bool KeepsAll(const Row& row) const {
+    for (const ColumnData& column : row.columns) {
+      if (column.column_id >= plain_by_id_.size() || !plain_by_id_[column.column_id]) return false;
+    }
+    return true;
+  }
 
  private:
   const TableSchema& schema_;
   std::vector<int64_t> index_by_id_;
+  // Per column id: the table has the column and no drop of that id.
+  std::vector<uint8_t> plain_by_id_;
 };
 
 }  // namespace cassette

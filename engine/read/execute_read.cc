@@ -3,9 +3,9 @@
 #include <optional>
 #include <utility>
 
+#include "engine/mutation/merging_partition_iterator.h"
 #include "engine/read/column_filter.h"
 #include "engine/read/live_view.h"
-#include "engine/mutation/merging_partition_iterator.h"
 #include "engine/read/paging_state.h"
 #include "engine/read/range_tombstone_tracker.h"
 #include "engine/read/result_row_builder.h"
@@ -71,7 +71,10 @@ class ReadExecution {
   std::optional<PagingState> resume_;
   int64_t rows_total_ = 0;  // including the rows of earlier pages
   int64_t page_rows_ = 0;
-  PagingState last_;  // the position after the last row returned
+  // The position after the last row returned, recorded only by the Emit
+  // that stops the read: the only one a paging state is made from.
+  PagingState last_;
+  Row scratch_;  // a row being rewritten to its live view
   std::optional<int64_t> last_token_;
 };
 
@@ -213,10 +216,19 @@ Result<bool> ReadExecution::ReadOnePartition(const DecoratedKey& key, uint64_t k
       }
       DeletionTime covering = tombstones.Covering(merged.clustering);
       if (partition_deletion.Supersedes(covering)) covering = partition_deletion;
-      Row row = merged;
-      columns_.Apply(&row);
-      RowLiveness liveness = ApplyLiveView(covering, cmd_.now_sec, gc_before_, &row);
-      if (!guard_.Add(liveness.tombstones)) return Abort(key, &row.clustering);
+      // Most rows already are their live view: they are used in place.
+      // The others are rewritten in scratch_, whose buffers the copy reuses.
+      const Row* row = &merged;
+      RowLiveness liveness;
+      if (columns_.KeepsAll(merged) && IsOwnLiveView(covering, cmd_.now_sec, merged)) {
+        liveness.live = !merged.IsEmpty();
+      } else {
+        scratch_ = merged;
+        columns_.Apply(&scratch_);
+        liveness = ApplyLiveView(covering, cmd_.now_sec, gc_before_, &scratch_);
+        row = &scratch_;
+      }
+      if (!guard_.Add(liveness.tombstones)) return Abort(key, &row->clustering);
       if (!liveness.live) continue;
       ++result_.stats.live_rows;
       found_live_row = true;
@@ -224,7 +236,7 @@ Result<bool> ReadExecution::ReadOnePartition(const DecoratedKey& key, uint64_t k
         stopped_early = true;
         break;
       }
-      CASSETTE_ASSIGN_OR_RETURN(bool stop, Emit(key, key_index, &row, &rows_in_partition));
+      CASSETTE_ASSIGN_OR_RETURN(bool stop, Emit(key, key_index, row, &rows_in_partition));
       if (stop) return true;
       if (PartitionLimitReached(rows_in_partition)) {
         stopped_early = true;
@@ -249,11 +261,15 @@ Result<bool> ReadExecution::ReadOnePartition(const DecoratedKey& key, uint64_t k
 
 Result<bool> ReadExecution::Emit(const DecoratedKey& key, uint64_t key_index, const Row* live_row,
                                  int64_t* rows_in_partition) {
-  CASSETTE_ASSIGN_OR_RETURN(ResultRow row, builder_.Build(live_row));
-  result_.rows.push_back(std::move(row));
+  ResultRow& row = result_.rows.emplace_back();
+  if (Status s = builder_.Build(live_row, &row); !s.ok()) {
+    result_.rows.pop_back();
+    return s;
+  }
   ++rows_total_;
   ++page_rows_;
   ++*rows_in_partition;
+  if (!LimitReached() && !PageFull()) return false;
   last_.key_index = key_index;
   last_.partition = key;
   last_.rows_returned = rows_total_;
@@ -265,7 +281,7 @@ Result<bool> ReadExecution::Emit(const DecoratedKey& key, uint64_t key_index, co
     last_.last_clustering.reset();
     last_.partition_done = true;
   }
-  return LimitReached() || PageFull();
+  return true;
 }
 
 }  // namespace

@@ -58,4 +58,16 @@ RowLiveness ApplyLiveView(const DeletionTime& covering, int64_t now_sec, int64_t
   return result;
 }
 
+bool IsOwnLiveView(const DeletionTime& covering, int64_t now_sec, const Row& row) {
+  if (!covering.IsLive() || !row.deletion.IsLive()) return false;
+  if (!row.marker.IsEmpty() && !row.marker.IsLive(now_sec)) return false;
+  for (const ColumnData& column : row.columns) {
+    if (!column.complex_deletion.IsLive() || column.cells.empty()) return false;
+    for (const Cell& cell : column.cells) {
+      if (!cell.IsLive(now_sec)) return false;
+    }
+  }
+  return true;
+}
+
 }  // namespace cassette

@@ -32,4 +32,11 @@ struct RowLiveness {
 RowLiveness ApplyLiveView(const DeletionTime& covering, int64_t now_sec, int64_t gc_before,
                           Row* row);
 
+// True when `row` already is its own live view at now_sec under `covering`:
+// no deletion over or in it, no dead marker, cell or empty column, so
+// ApplyLiveView would change nothing and count no tombstone (the row is
+// then live iff !row.IsEmpty()). Lets a read use a merged row in place
+// instead of copying it to rewrite it: the common row of a read.
+bool IsOwnLiveView(const DeletionTime& covering, int64_t now_sec, const Row& row);
+
 }  // namespace cassette

@@ -66,64 +66,80 @@ Status ResultRowBuilder::StartPartition(const DecoratedKey& key) {
   return Status::OK();
 }
 
-Result<ResultRow> ResultRowBuilder::Build(const Row* live_row) const {
-  std::vector<std::string> clustering;
+Status ResultRowBuilder::Build(const Row* live_row, ResultRow* out) {
+  size_t clustering_values = 0;
   if (needs_clustering_ && live_row != nullptr) {
-    CASSETTE_ASSIGN_OR_RETURN(clustering, DecodeClustering(schema_, live_row->clustering));
+    CASSETTE_RETURN_IF_ERROR(DecodeClustering(schema_, live_row->clustering, &clustering_));
+    clustering_values = clustering_.size();
   }
-  ResultRow out;
-  out.values.reserve(selection_.size());
+  out->values.reserve(selection_.size());
+  if (with_cell_metadata_) {
+    out->writetimes.reserve(selection_.size());
+    out->ttls.reserve(selection_.size());
+  }
   for (size_t index : selection_) {
     const ColumnDefinition& column = schema_.columns()[index];
-    CellValue cell{Value::Null(column.type), std::nullopt, std::nullopt};
     switch (column.kind) {
       case ColumnKind::kPartitionKey:
-        cell.value = Value::FromBytes(column.type, key_values_[key_position_[index]]);
+        out->values.push_back(Value::FromBytes(column.type, key_values_[key_position_[index]]));
         break;
       case ColumnKind::kClustering: {
         size_t position = static_cast<size_t>(key_position_[index]);
-        if (position < clustering.size()) {
-          cell.value = Value::FromBytes(column.type, clustering[position]);
-        }
+        out->values.push_back(position < clustering_values
+                                  ? Value::FromBytes(column.type, clustering_[position])
+                                  : Value::Null(column.type));
         break;
       }
-      case ColumnKind::kStatic: {
-        CASSETTE_ASSIGN_OR_RETURN(cell, ColumnValue(column, &statics_));
-        break;
-      }
-      case ColumnKind::kRegular: {
-        CASSETTE_ASSIGN_OR_RETURN(cell, ColumnValue(column, live_row));
-        break;
-      }
+      case ColumnKind::kStatic:
+        CASSETTE_RETURN_IF_ERROR(AppendColumnValue(column, &statics_, out));
+        continue;
+      case ColumnKind::kRegular:
+        CASSETTE_RETURN_IF_ERROR(AppendColumnValue(column, live_row, out));
+        continue;
     }
-    out.values.push_back(std::move(cell.value));
+    // Key columns have neither WRITETIME nor TTL.
     if (with_cell_metadata_) {
-      out.writetimes.push_back(cell.writetime);
-      out.ttls.push_back(cell.ttl);
+      out->writetimes.emplace_back();
+      out->ttls.emplace_back();
     }
   }
-  return out;
+  return Status::OK();
 }
 
-Result<ResultRowBuilder::CellValue> ResultRowBuilder::ColumnValue(const ColumnDefinition& column,
-                                                                  const Row* row) const {
-  CellValue out{Value::Null(column.type), std::nullopt, std::nullopt};
+Status ResultRowBuilder::AppendColumnValue(const ColumnDefinition& column, const Row* row,
+                                           ResultRow* out) const {
   const ColumnData* data = row != nullptr ? row->Find(column.id) : nullptr;
-  if (data == nullptr || data->cells.empty()) return out;
+  if (data == nullptr || data->cells.empty()) {
+    out->values.push_back(Value::Null(column.type));
+    if (with_cell_metadata_) {
+      out->writetimes.emplace_back();
+      out->ttls.emplace_back();
+    }
+    return Status::OK();
+  }
   if (!column.type.IsMultiCell()) {
     const Cell& cell = data->cells.front();
-    out.value = Value::FromBytes(column.type, cell.value);
-    out.writetime = cell.timestamp;
-    out.ttl = RemainingTtl(cell, now_sec_);
-    return out;
+    out->values.push_back(Value::FromBytes(column.type, cell.value));
+    if (with_cell_metadata_) {
+      out->writetimes.emplace_back(cell.timestamp);
+      out->ttls.push_back(RemainingTtl(cell, now_sec_));
+    }
+    return Status::OK();
   }
-  CASSETTE_ASSIGN_OR_RETURN(out.value, CollectionValue(column, *data));
-  for (const Cell& cell : data->cells) {
-    if (!out.writetime || cell.timestamp > *out.writetime) out.writetime = cell.timestamp;
-    std::optional<int32_t> ttl = RemainingTtl(cell, now_sec_);
-    if (ttl && (!out.ttl || *ttl < *out.ttl)) out.ttl = ttl;
+  CASSETTE_ASSIGN_OR_RETURN(Value value, CollectionValue(column, *data));
+  out->values.push_back(std::move(value));
+  if (with_cell_metadata_) {
+    std::optional<int64_t> writetime;
+    std::optional<int32_t> ttl;
+    for (const Cell& cell : data->cells) {
+      if (!writetime || cell.timestamp > *writetime) writetime = cell.timestamp;
+      std::optional<int32_t> left = RemainingTtl(cell, now_sec_);
+      if (left && (!ttl || *left < *ttl)) ttl = left;
+    }
+    out->writetimes.push_back(writetime);
+    out->ttls.push_back(ttl);
   }
-  return out;
+  return Status::OK();
 }
 
 Result<Value> ResultRowBuilder::CollectionValue(const ColumnDefinition& column,

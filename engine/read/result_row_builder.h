@@ -38,21 +38,20 @@ class ResultRowBuilder {
   Status StartPartition(const DecoratedKey& key);
   // The partition's static row, already reduced to its live content.
   void SetStatics(Row live_static) { statics_ = std::move(live_static); }
-  // One result row; `live_row` (live content only) is null for a row made of
-  // the partition key and statics alone (static-only partition, DISTINCT).
-  Result<ResultRow> Build(const Row* live_row) const;
+  // Fills *out (empty) with one result row; `live_row` (live content only)
+  // is null for a row made of the partition key and statics alone
+  // (static-only partition, DISTINCT). Built in place in the result set:
+  // each value is copied once, from the row into its Value.
+  Status Build(const Row* live_row, ResultRow* out);
 
   // "1, 'a'" for the partition key, "(1), 2" once a clustering is given:
   // Cassandra's rendering of a position in tombstone errors.
   std::string DescribePosition(const std::string* clustering) const;
 
  private:
-  struct CellValue {
-    Value value;
-    std::optional<int64_t> writetime;
-    std::optional<int32_t> ttl;
-  };
-  Result<CellValue> ColumnValue(const ColumnDefinition& column, const Row* row) const;
+  // Appends the column's value in `row` (null when absent) to out->values,
+  // and with cell metadata its WRITETIME and TTL.
+  Status AppendColumnValue(const ColumnDefinition& column, const Row* row, ResultRow* out) const;
   Result<Value> CollectionValue(const ColumnDefinition& column, const ColumnData& data) const;
 
   const TableSchema& schema_;
@@ -64,6 +63,9 @@ class ResultRowBuilder {
   std::vector<int64_t> key_position_;
   bool needs_clustering_ = false;
   std::vector<std::string> key_values_;  // serialized, per partition key column
+  // The current row's clustering values, decoded by Build (kept so rows
+  // reuse the buffers).
+  std::vector<std::string> clustering_;
   Row statics_;
 };
 

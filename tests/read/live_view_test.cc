@@ -18,8 +18,38 @@ struct Outcome {
 };
 
 Outcome View(Row row, DeletionTime covering = DeletionTime::Live(), int64_t gc_before = 0) {
+  const Row input = row;
+  const bool own = IsOwnLiveView(covering, kNow, input);
   RowLiveness l = ApplyLiveView(covering, kNow, gc_before, &row);
+  // The read uses a row it calls its own live view as is: every case here
+  // checks that ApplyLiveView would indeed have left it alone.
+  if (own) {
+    EXPECT_EQ(row, input);
+    EXPECT_EQ(l.tombstones, 0);
+    EXPECT_EQ(l.live, !input.IsEmpty());
+  }
   return {l.live, l.tombstones, std::move(row)};
+}
+
+TEST(LiveViewTest, OwnLiveViewOnlyWithoutAnythingDeadOrDeleted) {
+  const DeletionTime live = DeletionTime::Live();
+  EXPECT_TRUE(IsOwnLiveView(live, kNow, RowMaker("a").Marker(1).Set(3, Cell::Live(1, "x"))));
+  EXPECT_TRUE(IsOwnLiveView(live, kNow, RowMaker("a").Set(3, Cell::Live(1, "x"))));
+  EXPECT_TRUE(IsOwnLiveView(live, kNow, RowMaker("a").Element(5, Cell::Live(1, "x", "p"))));
+  EXPECT_TRUE(
+      IsOwnLiveView(live, kNow, RowMaker("a").Set(3, Cell::Expiring(1, 10, kNow - 9, "x"))));
+  EXPECT_FALSE(
+      IsOwnLiveView(live, kNow, RowMaker("a").Set(3, Cell::Expiring(1, 10, kNow - 10, "x"))));
+  EXPECT_FALSE(IsOwnLiveView(live, kNow, RowMaker("a").Marker(1).Set(3, Cell::Tombstone(2, 9))));
+  EXPECT_FALSE(IsOwnLiveView(live, kNow, RowMaker("a").ExpiringMarker(1, 10, kNow)));
+  EXPECT_FALSE(IsOwnLiveView(live, kNow, RowMaker("a").Marker(3).Delete(1, 9)));
+  EXPECT_FALSE(IsOwnLiveView(live, kNow, RowMaker("a").CollectionDeletion(5, 1, 9)));
+  EXPECT_FALSE(IsOwnLiveView(DeletionTime{0, 9}, kNow, RowMaker("a").Marker(1)));
+  for (Row row : {Row(RowMaker("a").Marker(1).Set(3, Cell::Live(1, "x"))),
+                  Row(RowMaker("a").Set(3, Cell::Expiring(1, 10, kNow - 9, "x"))),
+                  Row(RowMaker("a").Element(5, Cell::Live(1, "x", "p")))}) {
+    View(std::move(row));
+  }
 }
 
 TEST(LiveViewTest, LiveCellsKeepTheRow) {
