@@ -261,9 +261,15 @@ Result<std::shared_ptr<Table>> DatabaseImpl::FindTable(const std::string& keyspa
   return Status::InvalidRequest("table " + table + " does not exist");
 }
 
-Status DatabaseImpl::Apply(const Mutation& mutation) { return ApplyBatch({mutation}); }
+Status DatabaseImpl::Apply(const Mutation& mutation) {
+  return ApplyMutations(std::span<const Mutation>(&mutation, 1));
+}
 
 Status DatabaseImpl::ApplyBatch(const std::vector<Mutation>& batch) {
+  return ApplyMutations(std::span<const Mutation>(batch));
+}
+
+Status DatabaseImpl::ApplyMutations(std::span<const Mutation> batch) {
   CASSETTE_RETURN_IF_ERROR(CheckWritable());
   if (batch.empty()) return Status::OK();
   const int64_t now = options_.clock->WallMicros();

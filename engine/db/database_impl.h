@@ -17,6 +17,7 @@
 #include <mutex>
 #include <set>
 #include <shared_mutex>
+#include <span>
 #include <string>
 
 #include "cassette/db.h"
@@ -82,6 +83,9 @@ class DatabaseImpl final : public Database {
   Status Close() override;
 
  private:
+  // Apply and ApplyBatch: the mutations validated whole, then one commit-log
+  // record, then the memtables (Apply passes its one mutation without a copy).
+  Status ApplyMutations(std::span<const Mutation> batch);
   std::string TableDir(const TableSchema& schema, uint64_t id) const;
   std::string SSTablePath(const std::string& table_dir, uint64_t generation) const;
   std::string CommitLogDir() const { return path_ + "/commitlog"; }
