@@ -1,6 +1,5 @@
 #include "engine/cql/lexer.h"
 
-#include <cctype>
 #include <string>
 
 namespace cassette::cql {
@@ -8,9 +7,13 @@ namespace {
 
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 bool IsLetter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-bool IsHexDigit(char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; }
+bool IsHexDigit(char c) { return IsDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
 bool IsNameChar(char c) { return IsLetter(c) || IsDigit(c) || c == '_'; }
-char Lower(char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); }
+// CQL's unquoted names and keywords are ASCII, so ASCII folding is exact
+// (and, unlike std::tolower, costs no locale lookup per character).
+char Lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+// The blanks of the C locale's isspace.
+bool IsBlank(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
 
 std::string Lowered(std::string_view s) {
   std::string out(s);
@@ -92,6 +95,9 @@ class Lexer {
 
   Result<std::vector<Token>> Run() {
     std::vector<Token> tokens;
+    // A token per few characters is typical; growing the vector moves
+    // every token (each holds a string).
+    tokens.reserve(text_.size() / 4 + 2);
     while (true) {
       CASSETTE_RETURN_IF_ERROR(SkipBlanksAndComments());
       if (pos_ >= text_.size()) break;
@@ -139,7 +145,7 @@ class Lexer {
   Status SkipBlanksAndComments() {
     while (pos_ < text_.size()) {
       const char c = text_[pos_];
-      if (std::isspace(static_cast<unsigned char>(c))) {
+      if (IsBlank(c)) {
         AdvanceTo(pos_ + 1);
       } else if ((c == '-' && At(pos_ + 1) == '-') || (c == '/' && At(pos_ + 1) == '/')) {
         const size_t newline = text_.find('\n', pos_);
