@@ -26,13 +26,15 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: cassette-bench [--scale X] [--reps N] [--engines a,b,...] [--dir DIR]\n"
-    "                      [--json FILE] [--no-limits] [--keep]\n"
+    "                      [--json FILE] [--growth 1,4,16] [--no-limits] [--keep]\n"
     "  --scale X    shrink (or grow) every workload: rows, sensors and queries (default 1:\n"
     "               20 M rows of 1,000 sensors)\n"
     "  --reps N     repetitions; figures are medians (default 3)\n"
     "  --engines    any of cassette, cassette-cql, rocksdb, leveldb (default: all built in)\n"
     "  --dir DIR    where each engine gets a fresh directory (default ./cassette-bench-data)\n"
     "  --json FILE  the results as JSON (default cassette-bench.json)\n"
+    "  --growth L   also run W1 and W2 with the rows multiplied by each factor of L\n"
+    "               (same sensors, longer simulated time): cost as the work grows\n"
     "  --no-limits  skip measuring the machine's disk, memcpy and zstd speeds\n"
     "  --keep       keep the engines' directories\n";
 
@@ -40,6 +42,7 @@ struct Flags {
   double scale = 1;
   int reps = 3;
   std::vector<std::string> engines;
+  std::vector<int> growth = {1};
   std::string dir = "cassette-bench-data";
   std::string json = "cassette-bench.json";
   bool limits = true;
@@ -65,7 +68,7 @@ bool ParseFlags(int argc, char** argv, Flags* flags, std::string* error) {
     } else if (arg == "--keep") {
       flags->keep = true;
     } else if (arg == "--scale" || arg == "--reps" || arg == "--engines" || arg == "--dir" ||
-               arg == "--json") {
+               arg == "--json" || arg == "--growth") {
       const char* v = value();
       if (v == nullptr) {
         *error = arg + " needs a value";
@@ -86,6 +89,20 @@ bool ParseFlags(int argc, char** argv, Flags* flags, std::string* error) {
         }
       } else if (arg == "--engines") {
         flags->engines = SplitCommas(v);
+      } else if (arg == "--growth") {
+        flags->growth.clear();
+        for (const std::string& factor : SplitCommas(v)) {
+          const long g = std::strtol(factor.c_str(), &end, 10);
+          if (*end != '\0' || g < 1 || g > 1000) {
+            *error = "--growth needs factors from 1 to 1000, e.g. 1,4,16";
+            return false;
+          }
+          flags->growth.push_back(static_cast<int>(g));
+        }
+        if (flags->growth.empty()) {
+          *error = "--growth needs at least one factor";
+          return false;
+        }
       } else if (arg == "--dir") {
         flags->dir = v;
       } else {
@@ -132,6 +149,9 @@ int Run(const Flags& flags) {
   context.plan = ScaledPlan(flags.scale);
   context.scale = flags.scale;
   context.repetitions = flags.reps;
+  context.growth.clear();
+  for (int g : flags.growth)
+    context.growth += (context.growth.empty() ? "" : ",") + std::to_string(g);
   context.date = Today();
   for (const std::string& name : names) {
     std::unique_ptr<BenchEngine> engine = NewEngine(name);
@@ -166,24 +186,40 @@ int Run(const Flags& flags) {
 
   std::vector<WorkloadResult> runs;
   context.descriptions.assign(context.engines.size(), "");
+  // Each repetition runs every engine at every growth factor (the log-off
+  // ingest only at the base size), so drift over the run hits all alike.
+  struct Pass {
+    int growth;
+    bool log;
+  };
+  std::vector<Pass> passes;
+  for (int g : flags.growth) {
+    passes.push_back({g, true});
+    if (g == 1) passes.push_back({g, false});
+  }
   for (int rep = 0; rep < flags.reps; ++rep) {
     for (size_t e = 0; e < context.engines.size(); ++e) {
       const std::string& name = context.engines[e];
-      for (const bool log : {true, false}) {
+      for (const Pass& pass : passes) {
+        const bool log = pass.log;
+        RunPlan plan = context.plan;
+        plan.rows *= pass.growth;
+        plan.growth = pass.growth;
         const std::string dir = flags.dir + "/" + name + (log ? "" : "-nolog");
         std::cerr << "rep " << rep + 1 << "/" << flags.reps << ": " << name
-                  << (log ? "" : " (log off)") << "...\n";
+                  << (log ? "" : " (log off)")
+                  << (pass.growth == 1 ? "" : " rows x" + std::to_string(pass.growth)) << "...\n";
         Status s = FreshDirectory(dir);
         std::unique_ptr<BenchEngine> engine = NewEngine(name);
         Result<std::vector<WorkloadResult>> results =
-            s.ok() ? RunWorkloads(engine.get(), context.plan, dir, log,
+            s.ok() ? RunWorkloads(engine.get(), plan, dir, log,
                                   context.limits != nullptr ? limits.disk_write_mb_per_s : 0)
                    : Result<std::vector<WorkloadResult>>(s);
         if (!results.ok()) {
           std::cerr << "cassette-bench: " << name << ": " << results.status().ToString() << "\n";
           return 1;
         }
-        if (log) context.descriptions[e] = engine->description();
+        if (log && pass.growth == 1) context.descriptions[e] = engine->description();
         runs.insert(runs.end(), results->begin(), results->end());
         if (!flags.keep) {
           std::error_code ec;

@@ -13,14 +13,14 @@ namespace {
 
 // One printed figure: which field, its label, and whether more is better.
 struct Metric {
-  const char* workload;
-  const char* label;
+  std::string workload;
+  std::string label;
   double WorkloadResult::*field;
   bool higher_is_better;
 };
 
-const std::vector<Metric>& Metrics() {
-  static const std::vector<Metric> metrics = {
+std::vector<Metric> Metrics(const std::vector<WorkloadResult>& results) {
+  std::vector<Metric> metrics = {
       {"W1", "rows/s", &WorkloadResult::ops_per_s, true},
       {"W1", "MB/s (logical)", &WorkloadResult::mb_per_s, true},
       {"W1", "p50 us per batch", &WorkloadResult::p50_us, false},
@@ -41,6 +41,23 @@ const std::vector<Metric>& Metrics() {
       {"W4", "p99 us", &WorkloadResult::p99_us, false},
       {"space", "bytes/row after full compaction", &WorkloadResult::bytes_per_row, false},
   };
+  // The grown runs ("W1 x4", "W2 x16"), in the order they ran.
+  std::vector<std::string> grown;
+  for (const WorkloadResult& r : results) {
+    if (r.workload.find(" x") != std::string::npos &&
+        std::find(grown.begin(), grown.end(), r.workload) == grown.end()) {
+      grown.push_back(r.workload);
+    }
+  }
+  for (const std::string& w : grown) {
+    if (w.rfind("W1", 0) == 0) {
+      metrics.push_back({w, "rows/s", &WorkloadResult::ops_per_s, true});
+      metrics.push_back({w, "p99 us per batch", &WorkloadResult::p99_us, false});
+    } else {
+      metrics.push_back({w, "queries/s", &WorkloadResult::ops_per_s, true});
+      metrics.push_back({w, "p99 us", &WorkloadResult::p99_us, false});
+    }
+  }
   return metrics;
 }
 
@@ -147,7 +164,7 @@ std::string FormatTable(const std::vector<WorkloadResult>& medians, const Report
   for (const std::string& e : context.engines) header.push_back(e);
   header.push_back("cassette / best peer");
   std::vector<std::vector<std::string>> rows;
-  for (const Metric& m : Metrics()) {
+  for (const Metric& m : Metrics(medians)) {
     bool any = false;
     std::vector<std::string> row = {m.workload, m.label};
     for (const std::string& e : context.engines) {
@@ -197,8 +214,9 @@ std::string FormatTable(const std::vector<WorkloadResult>& medians, const Report
   }
   out << "rows " << context.plan.rows << ", sensors " << context.plan.sensors << ", batches of "
       << context.plan.batch_rows << ", W2 " << context.plan.newest_queries << " queries, W3 "
-      << context.plan.slice_queries << ", W4 " << context.plan.missing_lookups << " lookups; scale "
-      << context.scale << "; medians of " << context.repetitions << " repetitions\n";
+      << context.plan.slice_queries << ", W4 " << context.plan.missing_lookups
+      << " lookups; rows grown x" << context.growth << "; scale " << context.scale
+      << "; medians of " << context.repetitions << " repetitions\n";
   if (context.limits != nullptr) {
     const MachineLimits& l = *context.limits;
     out << "machine: " << l.cpu_model << ", " << l.cores << " cores; disk (" << l.disk_dir
@@ -218,7 +236,8 @@ std::string FormatJson(const std::vector<WorkloadResult>& medians, const ReportC
       << ",\"slice_queries\":" << context.plan.slice_queries
       << ",\"missing_lookups\":" << context.plan.missing_lookups
       << ",\"memtable_bytes\":" << context.plan.memtable_bytes
-      << ",\"zstd_level\":" << context.plan.zstd_level << "}";
+      << ",\"zstd_level\":" << context.plan.zstd_level << ",\"growth\":\"" << context.growth
+      << "\"}";
   if (context.limits != nullptr) {
     const MachineLimits& l = *context.limits;
     out << ",\"machine\":{\"cpu\":" << JsonString(l.cpu_model) << ",\"cores\":" << l.cores
@@ -252,7 +271,7 @@ std::string FormatJson(const std::vector<WorkloadResult>& medians, const ReportC
   }
   out << "],\"ratios\":[";
   bool first = true;
-  for (const Metric& m : Metrics()) {
+  for (const Metric& m : Metrics(medians)) {
     const double ratio = Ratio(m, medians, context);
     if (ratio <= 0) continue;
     out << (first ? "" : ",") << "{\"workload\":" << JsonString(m.workload)

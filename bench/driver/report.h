@@ -22,6 +22,7 @@ struct ReportContext {
   const MachineLimits* limits = nullptr;  // null: not measured
   RunPlan plan;
   double scale = 1;
+  std::string growth = "1";  // the row multipliers run, e.g. "1,4,16"
   int repetitions = 0;
   std::string date;
 };

@@ -26,13 +26,16 @@ struct RunPlan {
   uint64_t memtable_bytes = 64ull << 20;
   int zstd_level = 3;
   uint64_t seed = 42;
+  // Cost as the work grows: > 1 multiplies the rows (same sensors, longer
+  // in simulated time) and runs only W1 and W2, named "W1 x4", "W2 x4".
+  int growth = 1;
 };
 RunPlan ScaledPlan(double scale);
 
 // One figure set of one workload on one engine (zero where it does not
 // apply). Higher is better for ops/s and MB/s, lower for the rest.
 struct WorkloadResult {
-  std::string workload;  // W1, W1-nolog, W2, W3, W4, space
+  std::string workload;  // W1, W1-nolog, W2, W3, W4, space; "W1 x4", "W2 x4" when grown
   std::string engine;
   bool available = true;  // false: the engine cannot run it (note says why)
   std::string note;
