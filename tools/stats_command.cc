@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <utility>
 #include <vector>
 
@@ -19,6 +20,14 @@ std::string Number(double value) {
   const auto [end, error] = std::to_chars(buffer, buffer + sizeof(buffer), value);
   if (error != std::errc()) return "null";
   return std::string(buffer, end);
+}
+
+// A ratio for people to read (the json output keeps every digit).
+std::string Ratio(double value) {
+  if (!std::isfinite(value)) return "null";
+  char buffer[32];
+  std::snprintf(buffer, sizeof(buffer), "%.3f", value);
+  return buffer;
 }
 
 template <class T>
@@ -173,7 +182,7 @@ std::string TableStatsText(const TableStats& stats, const std::vector<Compaction
   line("Bytes written by users", std::to_string(stats.bytes_written_by_users));
   line("Bytes flushed", std::to_string(stats.bytes_flushed));
   line("Bytes compacted", std::to_string(stats.bytes_compacted));
-  line("Write amplification", Number(stats.write_amplification));
+  line("Write amplification", Ratio(stats.write_amplification));
   line("Number of partitions (estimate)", std::to_string(stats.partition_count));
   line("Partition size p50 (bytes)", std::to_string(stats.partition_size_p50));
   line("Partition size p99 (bytes)", std::to_string(stats.partition_size_p99));
