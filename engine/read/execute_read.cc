@@ -1,5 +1,6 @@
 #include "engine/read/execute_read.h"
 
+#include <algorithm>
 #include <optional>
 #include <utility>
 
@@ -95,6 +96,13 @@ Status Validate(const ReadCommand& cmd) {
 
 Result<ResultSet> ReadExecution::Run() {
   result_.columns = builder_.Columns();
+  // A limit or page size bounds the rows: reserving them up front (within
+  // reason) spares regrowing the result, which moves every row so far.
+  int64_t bound = 0;
+  for (int64_t b : {int64_t{cmd_.limit}, int64_t{cmd_.page_size}}) {
+    if (b > 0 && (bound == 0 || b < bound)) bound = b;
+  }
+  if (bound > 0) result_.rows.reserve(static_cast<size_t>(std::min<int64_t>(bound, 1024)));
   if (!cmd_.paging_state.empty()) {
     CASSETTE_ASSIGN_OR_RETURN(resume_, PagingState::Decode(cmd_.paging_state));
     rows_total_ = resume_->rows_returned;

@@ -20,9 +20,10 @@ void SSTableRowIterator::Fail(Status s) const {
   status_ = std::move(s);
 }
 
-void SSTableRowIterator::EnterBlock(uint64_t start, uint64_t end) {
+void SSTableRowIterator::EnterBlock(uint64_t start, uint64_t end, bool all_in_range) {
   pos_ = start;
   block_end_ = end;
+  block_in_range_ = all_in_range;
   row_.clustering.clear();
 }
 
@@ -57,13 +58,15 @@ void SSTableRowIterator::Init() {
     if (params_.reversed) {
       if (s = LoadBlock(start, end, BlockInRange(index_->entry())); !s.ok()) return Fail(s);
     } else {
-      EnterBlock(start, end);
+      EnterBlock(start, end, BlockInRange(index_->entry()));
     }
-  } else if (params_.reversed) {
-    const bool all = params_.range == ClusteringRange::All();
-    if (Status s = LoadBlock(params_.rows_start, params_.rows_end, all); !s.ok()) return Fail(s);
   } else {
-    EnterBlock(params_.rows_start, params_.rows_end);
+    const bool all = params_.range == ClusteringRange::All();
+    if (params_.reversed) {
+      if (Status s = LoadBlock(params_.rows_start, params_.rows_end, all); !s.ok()) return Fail(s);
+    } else {
+      EnterBlock(params_.rows_start, params_.rows_end, all);
+    }
   }
   Next();
 }
@@ -142,16 +145,18 @@ Status SSTableRowIterator::AdvanceForward() {
       if (!params_.range.BeforeEnd(index_->entry().first)) return Status::OK();
       uint64_t start = 0, end = 0;
       CASSETTE_RETURN_IF_ERROR(BlockRange(index_->entry(), &start, &end));
-      EnterBlock(start, end);
+      EnterBlock(start, end, BlockInRange(index_->entry()));
       continue;
     }
     uint64_t body_length;
     CASSETTE_RETURN_IF_ERROR(ReadEntryHead(&row_.clustering, &body_length));
-    if (!params_.range.AfterStart(row_.clustering)) {
-      pos_ = cursor_->position() + body_length;
-      continue;
+    if (!block_in_range_) {
+      if (!params_.range.AfterStart(row_.clustering)) {
+        pos_ = cursor_->position() + body_length;
+        continue;
+      }
+      if (!params_.range.BeforeEnd(row_.clustering)) return Status::OK();
     }
-    if (!params_.range.BeforeEnd(row_.clustering)) return Status::OK();
     CASSETTE_RETURN_IF_ERROR(TakeBody(body_length));
     pos_ = cursor_->position();
     valid_ = true;

@@ -70,7 +70,8 @@ class SSTableRowIterator final : public RowIterator {
   // last clusterings are in the range, so its rows need no check.
   Status LoadBlock(uint64_t start, uint64_t end, bool all_in_range);
   bool BlockInRange(const RowIndexEntryRef& e) const;
-  void EnterBlock(uint64_t start, uint64_t end);
+  // Forward: starts the block [start, end); all_in_range as for LoadBlock.
+  void EnterBlock(uint64_t start, uint64_t end, bool all_in_range);
   // The data-stream span of a leaf entry, checked against the partition.
   Status BlockRange(const RowIndexEntryRef& e, uint64_t* start, uint64_t* end) const;
   // Reads the row entry at pos_: its clustering into *clustering (which
@@ -96,6 +97,9 @@ class SSTableRowIterator final : public RowIterator {
 
   uint64_t pos_ = 0;
   uint64_t block_end_ = 0;
+  // Forward: the current block lies inside the range, so its rows skip the
+  // two clustering comparisons each.
+  bool block_in_range_ = false;
   // Forward, row_.clustering is the previous entry's clustering, against
   // which the next one is prefix-decoded. row_'s other fields hold the
   // current row once decoded_.
