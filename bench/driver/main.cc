@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "bench/driver/bench_engine.h"
+#include "bench/driver/isolated_run.h"
 #include "bench/driver/machine_limits.h"
 #include "bench/driver/report.h"
 #include "bench/driver/workload_runner.h"
@@ -209,18 +210,22 @@ int Run(const Flags& flags) {
         std::cerr << "rep " << rep + 1 << "/" << flags.reps << ": " << name
                   << (log ? "" : " (log off)")
                   << (pass.growth == 1 ? "" : " rows x" + std::to_string(pass.growth)) << "...\n";
-        Status s = FreshDirectory(dir);
-        std::unique_ptr<BenchEngine> engine = NewEngine(name);
-        Result<std::vector<WorkloadResult>> results =
-            s.ok() ? RunWorkloads(engine.get(), plan, dir, log,
-                                  context.limits != nullptr ? limits.disk_write_mb_per_s : 0)
-                   : Result<std::vector<WorkloadResult>>(s);
-        if (!results.ok()) {
-          std::cerr << "cassette-bench: " << name << ": " << results.status().ToString() << "\n";
+        const double disk_mb_per_s = context.limits != nullptr ? limits.disk_write_mb_per_s : 0;
+        Result<EngineRun> run = RunIsolated([&]() -> Result<EngineRun> {
+          CASSETTE_RETURN_IF_ERROR(FreshDirectory(dir));
+          std::unique_ptr<BenchEngine> engine = NewEngine(name);
+          EngineRun out;
+          CASSETTE_ASSIGN_OR_RETURN(out.results,
+                                    RunWorkloads(engine.get(), plan, dir, log, disk_mb_per_s));
+          out.description = engine->description();
+          return out;
+        });
+        if (!run.ok()) {
+          std::cerr << "cassette-bench: " << name << ": " << run.status().ToString() << "\n";
           return 1;
         }
-        if (log && pass.growth == 1) context.descriptions[e] = engine->description();
-        runs.insert(runs.end(), results->begin(), results->end());
+        if (log && pass.growth == 1) context.descriptions[e] = run->description;
+        runs.insert(runs.end(), run->results.begin(), run->results.end());
         if (!flags.keep) {
           std::error_code ec;
           std::filesystem::remove_all(dir, ec);

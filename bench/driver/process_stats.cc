@@ -1,5 +1,8 @@
 #include "bench/driver/process_stats.h"
 
+#include <unistd.h>
+
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -25,14 +28,28 @@ uint64_t ProcField(const char* path, const std::string& key) {
 
 uint64_t ProcessBytesWritten() { return ProcField("/proc/self/io", "wchar:"); }
 
-bool ResetPeakRss() {
-  std::ofstream out("/proc/self/clear_refs");
-  out << "5";
-  out.flush();
-  return static_cast<bool>(out);
+uint64_t CurrentRssBytes() {
+  std::ifstream in("/proc/self/statm");
+  uint64_t size = 0;
+  uint64_t resident = 0;
+  in >> size >> resident;
+  return resident * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
 }
 
-uint64_t PeakRssBytes() { return ProcField("/proc/self/status", "VmHWM:") * 1024; }
+PeakRssSampler::PeakRssSampler() : peak_(CurrentRssBytes()) {
+  thread_ = std::thread([this] {
+    while (!stop_.load(std::memory_order_relaxed)) {
+      const uint64_t now = CurrentRssBytes();
+      if (now > peak_.load(std::memory_order_relaxed)) peak_.store(now, std::memory_order_relaxed);
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+  });
+}
+
+PeakRssSampler::~PeakRssSampler() {
+  stop_.store(true, std::memory_order_relaxed);
+  thread_.join();
+}
 
 uint64_t DirectoryBytes(const std::string& dir) {
   uint64_t total = 0;

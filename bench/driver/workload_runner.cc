@@ -82,7 +82,7 @@ Result<WorkloadResult> Ingest(BenchEngine* engine, const RunPlan& plan, const st
                               bool log, double disk_mb_per_s) {
   WorkloadResult result = NewResult(WorkloadName(log ? "W1" : "W1-nolog", plan), *engine);
   const uint64_t written_before = ProcessBytesWritten();
-  ResetPeakRss();
+  const PeakRssSampler rss;
   std::vector<Reading> batch(static_cast<size_t>(plan.batch_rows));
   std::vector<double> latencies;
   latencies.reserve(static_cast<size_t>(plan.rows / plan.batch_rows + 1));
@@ -112,7 +112,7 @@ Result<WorkloadResult> Ingest(BenchEngine* engine, const RunPlan& plan, const st
   if (disk_mb_per_s > 0) {
     result.disk_fraction = bytes_written / result.seconds / 1e6 / disk_mb_per_s;
   }
-  result.peak_rss_mb = static_cast<double>(PeakRssBytes()) / (1 << 20);
+  result.peak_rss_mb = static_cast<double>(rss.peak_bytes()) / (1 << 20);
   return result;
 }
 
