@@ -29,7 +29,7 @@ struct ExecutionContext {
   // The statement's time: now() and currentTimestamp() see one instant.
   int64_t now_micros = 0;
   // The prepared statement's cache of its resolved table (plan_cache.h);
-  // null for the statements inside a BATCH.
+  // inside a BATCH, the inner statement's own (null when not prepared).
   PlanCache* plan_cache = nullptr;
 };
 

@@ -577,7 +577,8 @@ Result<CqlResult> ExecuteDelete(const DeleteStatement& statement, const Executio
 
 Result<CqlResult> ExecuteBatch(const BatchStatement& statement,
                                const ExecutionContext& batch_context) {
-  // The cache holds one table: the statements inside look theirs up.
+  // Each statement inside resolves its table through its own cache (a
+  // prepared batch made one per statement), never the batch's.
   ExecutionContext context = batch_context;
   context.plan_cache = nullptr;
   if (statement.using_clause.ttl) {
@@ -587,8 +588,13 @@ Result<CqlResult> ExecuteBatch(const BatchStatement& statement,
   CASSETTE_RETURN_IF_ERROR(EvaluateUsing(statement.using_clause, context, &batch_attributes));
   std::vector<WritePlan> plans;
   plans.reserve(statement.statements.size());
-  for (const auto& inner : statement.statements) {
-    CASSETTE_ASSIGN_OR_RETURN(WritePlan plan, PrepareBatchStatement(inner, context));
+  for (size_t i = 0; i < statement.statements.size(); ++i) {
+    ExecutionContext inner_context = context;
+    if (batch_context.plan_cache != nullptr) {
+      inner_context.plan_cache = batch_context.plan_cache->statement_cache(i);
+    }
+    CASSETTE_ASSIGN_OR_RETURN(WritePlan plan,
+                              PrepareBatchStatement(statement.statements[i], inner_context));
     plans.push_back(std::move(plan));
   }
   CASSETTE_RETURN_IF_ERROR(ValidateBatch(statement, plans, batch_attributes.timestamp.has_value()));

@@ -62,9 +62,20 @@ class PlanCache {
     plan_ = std::move(plan);
   }
 
+  // A prepared BATCH gives each of its statements a cache of its own,
+  // made once when the batch is prepared (so reads need no lock).
+  void AddStatementCaches(size_t count) {
+    for (size_t i = 0; i < count; ++i) statements_.push_back(std::make_unique<PlanCache>());
+  }
+  // The cache of the batch's i-th statement; null when there is none.
+  PlanCache* statement_cache(size_t i) const {
+    return i < statements_.size() ? statements_[i].get() : nullptr;
+  }
+
  private:
   mutable std::mutex mutex_;
   std::shared_ptr<const CachedPlan> plan_;
+  std::vector<std::unique_ptr<PlanCache>> statements_;
 };
 
 // The statement's table: the cached entry when it is still valid, else a

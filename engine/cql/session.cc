@@ -89,6 +89,9 @@ Result<CqlPreparedStatement> CqlSession::Prepare(std::string_view statement) {
   CqlPreparedStatement prepared;
   prepared.parsed_ = std::make_shared<const cql::ParsedStatement>(std::move(parsed));
   prepared.plan_cache_ = std::make_shared<cql::PlanCache>();
+  if (const auto* batch = std::get_if<cql::BatchStatement>(&prepared.parsed_->statement)) {
+    prepared.plan_cache_->AddStatementCaches(batch->statements.size());
+  }
   return prepared;
 }
 

@@ -338,6 +338,37 @@ TEST_F(PreparedPlanCacheTest, BatchStatementsSeeSchemaChanges) {
   EXPECT_EQ(Select("SELECT c, v FROM t WHERE k = 1"), "1,1;2,2;3,3;4,4");
 }
 
+// Each statement of a prepared BATCH keeps its own resolved table: after a
+// DROP and re-CREATE with another layout, or a USE of another keyspace,
+// every statement re-resolves as an unprepared batch would.
+TEST_F(PreparedPlanCacheTest, BatchStatementsReResolveAfterDropCreateAndUse) {
+  CqlPreparedStatement batch = Prepare(
+      "BEGIN UNLOGGED BATCH INSERT INTO t (k, c, v) VALUES (?, ?, ?); "
+      "INSERT INTO t (k, c, v) VALUES (?, ?, ?); DELETE v FROM t WHERE k = ? AND c = ?; "
+      "APPLY BATCH");
+  ASSERT_EQ(Exec(batch, Ints({1, 1, 1, 1, 2, 2, 1, 1})), "ok");
+  EXPECT_EQ(Select("SELECT c, v FROM t WHERE k = 1"), "1,null;2,2");
+  Run("DROP TABLE t");
+  Run("CREATE TABLE t (k int, c int, v text, PRIMARY KEY (k, c))");
+  EXPECT_EQ(
+      ExecSame(batch, Ints({2, 1, 1, 2, 2, 2, 2, 1})),
+      Outcome(session().Execute("INSERT INTO t (k, c, v) VALUES (?, ?, ?)", Ints({2, 1, 1}))));
+  Run("DROP TABLE t");
+  Run("CREATE TABLE t (k int, c int, v int, PRIMARY KEY (k, c))");
+  ASSERT_EQ(Exec(batch, Ints({3, 1, 1, 3, 2, 2, 3, 2})), "ok");
+  EXPECT_EQ(Select("SELECT c, v FROM t WHERE k = 3"), "1,1;2,null");
+  Run("CREATE KEYSPACE other WITH replication = {'class': 'SimpleStrategy', "
+      "'replication_factor': 1}");
+  Run("CREATE TABLE other.t (k int, c int, v int, PRIMARY KEY (k, c))");
+  Run("USE other");
+  ASSERT_EQ(Exec(batch, Ints({4, 1, 1, 4, 2, 2, 4, 2})), "ok");
+  EXPECT_EQ(Select("SELECT c, v FROM other.t WHERE k = 4"), "1,1;2,null");
+  EXPECT_EQ(Select("SELECT count(*) FROM ks.t WHERE k = 4"), "0");
+  Run("DROP KEYSPACE other");
+  EXPECT_EQ(ExecSame(batch, Ints({5, 1, 1, 5, 2, 2, 5, 2})),
+            Outcome(session().Execute("INSERT INTO t (k, c, v) VALUES (1, 1, 1)")));
+}
+
 // Sessions on several threads share one prepared INSERT while the table is
 // altered: every execution either writes or fails with the unprepared
 // message, and the cache is never torn (run under the sanitizers).
