@@ -56,6 +56,13 @@ class RowCellBuilder {
   }
   DeletionTime Deletion(int64_t timestamp) const { return {timestamp, context_.now_sec}; }
 
+  // The column's only cell. Not `cells = {cell}`: an initializer list can
+  // only be copied from, which would copy the value a second time.
+  static void SetOnlyCell(ColumnData* data, Cell cell) {
+    data->cells.clear();
+    data->cells.push_back(std::move(cell));
+  }
+
   // Appends the effect of `op` on `column` to `data`.
   Status Apply(const ColumnDefinition& column, const ColumnOperation& op, ColumnData* data) {
     data->column_id = column.id;
@@ -69,18 +76,18 @@ class RowCellBuilder {
     switch (op.op) {
       case CellOp::kSet:
         if (op.value.is_null()) {
-          data->cells = {Tombstone()};
+          SetOnlyCell(data, Tombstone());
           return Status::OK();
         }
         CASSETTE_RETURN_IF_ERROR(CheckValue(column, op.value, "column"));
-        data->cells = {LiveCell(op.value.bytes())};
+        SetOnlyCell(data, LiveCell(op.value.bytes()));
         return Status::OK();
       case CellOp::kDelete:
-        data->cells = {Tombstone()};
+        SetOnlyCell(data, Tombstone());
         return Status::OK();
       case CellOp::kCounterSet:
         CASSETTE_RETURN_IF_ERROR(CheckValue(column, op.value, "column"));
-        data->cells = {LiveCell(op.value.bytes())};
+        SetOnlyCell(data, LiveCell(op.value.bytes()));
         return Status::OK();
       default:
         return Status::InvalidRequest("Invalid operation for non-collection column " + column.name);
