@@ -1,6 +1,7 @@
 #include "engine/db/mutation_converter.h"
 
 #include <algorithm>
+#include <span>
 
 #include "engine/mutation/reconcile.h"
 #include "engine/mutation/timestamps.h"
@@ -318,13 +319,23 @@ Result<std::string> EncodePartitionKeyValues(const TableSchema& schema,
     return Status::InvalidRequest("Too many partition key values: expected " +
                                   std::to_string(key.size()));
   }
-  std::vector<std::string> components;
+  // Views of the values' bytes: partition keys have a few components.
+  constexpr size_t kInline = 8;
+  std::string_view inline_views[kInline];
+  std::vector<std::string_view> more;
+  std::string_view* components = inline_views;
+  if (key.size() > kInline) {
+    more.resize(key.size());
+    components = more.data();
+  }
   for (size_t i = 0; i < key.size(); ++i) {
     const ColumnDefinition& column = schema.columns()[key[i]];
     CASSETTE_RETURN_IF_ERROR(CheckValue(column, values[i], "partition key part"));
-    components.push_back(values[i].bytes());
+    components[i] = values[i].bytes();
   }
-  CASSETTE_ASSIGN_OR_RETURN(std::string serialized, SerializePartitionKey(schema, components));
+  CASSETTE_ASSIGN_OR_RETURN(
+      std::string serialized,
+      SerializePartitionKey(schema, std::span<const std::string_view>(components, key.size())));
   if (serialized.size() > 65535) {
     return Status::InvalidRequest("Key length of " + std::to_string(serialized.size()) +
                                   " is longer than maximum of 65535");

@@ -16,7 +16,7 @@ Status TooLong(size_t n) {
 }  // namespace
 
 Result<std::string> SerializePartitionKey(const TableSchema& schema,
-                                          const std::vector<std::string>& components) {
+                                          std::span<const std::string_view> components) {
   size_t n = schema.partition_key().size();
   if (components.size() != n) {
     return Status::InvalidRequest("Partition key of " + schema.keyspace() + "." + schema.name() +
@@ -26,10 +26,13 @@ Result<std::string> SerializePartitionKey(const TableSchema& schema,
   if (n == 1) {
     if (components[0].empty()) return Status::InvalidRequest("Key may not be empty");
     if (components[0].size() > kMaxKeyLength) return TooLong(components[0].size());
-    return components[0];
+    return std::string(components[0]);
   }
+  size_t total = 0;
+  for (std::string_view c : components) total += c.size() + 3;
   std::string out;
-  for (const std::string& c : components) {
+  out.reserve(total);
+  for (std::string_view c : components) {
     if (c.size() > kMaxKeyLength) return TooLong(c.size());
     PutBigEndian16(&out, static_cast<uint16_t>(c.size()));
     out.append(c);
@@ -37,6 +40,12 @@ Result<std::string> SerializePartitionKey(const TableSchema& schema,
   }
   if (out.size() > kMaxKeyLength) return TooLong(out.size());
   return out;
+}
+
+Result<std::string> SerializePartitionKey(const TableSchema& schema,
+                                          const std::vector<std::string>& components) {
+  std::vector<std::string_view> views(components.begin(), components.end());
+  return SerializePartitionKey(schema, std::span<const std::string_view>(views));
 }
 
 Status DeserializePartitionKey(const TableSchema& schema, std::string_view key,

@@ -11,6 +11,7 @@
 // with those values.
 #pragma once
 
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -25,6 +26,10 @@ namespace cassette {
 // whole key exceeds 65535 bytes.
 Result<std::string> SerializePartitionKey(const TableSchema& schema,
                                           const std::vector<std::string>& serialized_components);
+// The same over views, for callers that hold the bytes elsewhere (no copy
+// of each component first).
+Result<std::string> SerializePartitionKey(const TableSchema& schema,
+                                          std::span<const std::string_view> serialized_components);
 
 // Corruption when `key` is not a key of this table's shape.
 Status DeserializePartitionKey(const TableSchema& schema, std::string_view key,
