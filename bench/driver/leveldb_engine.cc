@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "bench/driver/bench_engine.h"
+#include "bench/driver/peer_reads.h"
 
 #ifdef CASSETTE_HAVE_LEVELDB
 
@@ -33,23 +34,6 @@ Status FromLevel(const leveldb::Status& s, std::string_view what) {
   return Status::IOError("leveldb " + std::string(what) + ": " + s.ToString());
 }
 
-bool HasPrefix(const leveldb::Slice& key, const std::string& prefix) {
-  return key.size() >= prefix.size() && std::memcmp(key.data(), prefix.data(), prefix.size()) == 0;
-}
-
-uint64_t DecodeBigEndian64(const char* p) {
-  uint64_t v = 0;
-  for (int i = 0; i < 8; ++i) v = (v << 8) | static_cast<uint8_t>(p[i]);
-  return v;
-}
-
-// The temperature is the value's first double, stored as in memory.
-double DecodeTemperature(const leveldb::Slice& value) {
-  double t = 0;
-  if (value.size() >= sizeof(t)) std::memcpy(&t, value.data(), sizeof(t));
-  return t;
-}
-
 class LevelDbEngine final : public BenchEngine {
  public:
   ~LevelDbEngine() override { Close().IgnoreError(); }
@@ -67,14 +51,7 @@ class LevelDbEngine final : public BenchEngine {
   Status Open(const EngineConfig& config) override {
     if (db_ != nullptr) return Status::InvalidArgument("leveldb engine already open");
     if (!config.log) return Status::NotSupported("LevelDB cannot run without its log");
-    // Uuids and tags of every sensor the driver asks about, including the
-    // missing ones of W4 (S..2S-1), so no read or write pays to derive them.
-    uuids_.clear();
-    tags_.clear();
-    for (int s = 0; s < 2 * config.sensors; ++s) {
-      uuids_.push_back(SensorUuid(s));
-      tags_.push_back(Tag(s));
-    }
+    sensors_.Reset(config.sensors);
 
     // The options only borrow the filter policy and the cache: they must
     // outlive the DB, so the engine owns them and frees them after it.
@@ -98,17 +75,9 @@ class LevelDbEngine final : public BenchEngine {
   Status Write(std::span<const Reading> readings) override {
     if (db_ == nullptr) return Status::InvalidArgument("leveldb engine not open");
     leveldb::WriteBatch batch;
-    std::string key;
-    std::string value;
-    std::string tag;
-    for (const Reading& r : readings) {
-      key.clear();
-      value.clear();
-      AppendPeerKey(Uuid(r.sensor), DayOf(r.second), ReadingTimeMillis(r.second), &key);
-      AppendPeerValue(Temperature(r.sensor, r.second), Humidity(r.sensor, r.second),
-                      SensorTag(r.sensor, &tag), &value);
+    ForEachPeerRow(readings, sensors_, [&](const std::string& key, const std::string& value) {
       batch.Put(key, value);
-    }
+    });
     leveldb::WriteOptions options;
     options.sync = false;  // the log is written, never fsynced per write
     leveldb::Status s = db_->Write(options, &batch);
@@ -137,47 +106,25 @@ class LevelDbEngine final : public BenchEngine {
 
   Result<ReadOutcome> Newest(int sensor, int32_t day, int n) override {
     if (db_ == nullptr) return Status::InvalidArgument("leveldb engine not open");
-    const std::string prefix = PeerPartitionPrefix(Uuid(sensor), day);
     std::unique_ptr<leveldb::Iterator> it(db_->NewIterator(leveldb::ReadOptions()));
-    ReadOutcome out;
-    // Keys hold the reversed time, so the partition's first key is its newest.
-    for (it->Seek(prefix); it->Valid() && out.rows < n; it->Next()) {
-      if (!HasPrefix(it->key(), prefix)) break;
-      out.temperature_sum += DecodeTemperature(it->value());
-      ++out.rows;
-    }
+    const ReadOutcome out =
+        ScanNewest(it.get(), PeerPartitionPrefix(sensors_.Uuid(sensor), day), n);
     if (!it->status().ok()) return FromLevel(it->status(), "newest");
     return out;
   }
 
   Result<ReadOutcome> Slice(int sensor, int32_t day, int64_t from_ms, int64_t to_ms) override {
     if (db_ == nullptr) return Status::InvalidArgument("leveldb engine not open");
-    ReadOutcome out;
-    if (to_ms <= from_ms) return out;
-    const std::string prefix = PeerPartitionPrefix(Uuid(sensor), day);
-    // Newest first: start at the newest time inside the slice (to_ms - 1)
-    // and stop past the oldest (from_ms), whose reversed time is the largest.
-    std::string start;
-    AppendPeerKey(Uuid(sensor), day, to_ms - 1, &start);
-    const uint64_t last = PeerReversedTime(from_ms);
     std::unique_ptr<leveldb::Iterator> it(db_->NewIterator(leveldb::ReadOptions()));
-    for (it->Seek(start); it->Valid(); it->Next()) {
-      const leveldb::Slice key = it->key();
-      if (!HasPrefix(key, prefix) || key.size() < kPeerKeySize) break;
-      if (DecodeBigEndian64(key.data() + kPeerPartitionPrefixSize) > last) break;
-      out.temperature_sum += DecodeTemperature(it->value());
-      ++out.rows;
-    }
+    const ReadOutcome out = ScanSlice(it.get(), sensors_.Uuid(sensor), day, from_ms, to_ms);
     if (!it->status().ok()) return FromLevel(it->status(), "slice");
     return out;
   }
 
   Result<bool> HasPartition(int sensor, int32_t day) override {
     if (db_ == nullptr) return Status::InvalidArgument("leveldb engine not open");
-    const std::string prefix = PeerPartitionPrefix(Uuid(sensor), day);
     std::unique_ptr<leveldb::Iterator> it(db_->NewIterator(leveldb::ReadOptions()));
-    it->Seek(prefix);
-    const bool found = it->Valid() && HasPrefix(it->key(), prefix);
+    const bool found = SeekPartition(it.get(), PeerPartitionPrefix(sensors_.Uuid(sensor), day));
     if (!it->status().ok()) return FromLevel(it->status(), "has partition");
     return found;
   }
@@ -191,24 +138,11 @@ class LevelDbEngine final : public BenchEngine {
   }
 
  private:
-  UuidBytes Uuid(int sensor) const {
-    if (sensor >= 0 && static_cast<size_t>(sensor) < uuids_.size()) return uuids_[sensor];
-    return SensorUuid(sensor);
-  }
-
-  // The cached tag, or one derived into *scratch for a sensor outside it.
-  const std::string& SensorTag(int sensor, std::string* scratch) const {
-    if (sensor >= 0 && static_cast<size_t>(sensor) < tags_.size()) return tags_[sensor];
-    *scratch = Tag(sensor);
-    return *scratch;
-  }
-
   // Declared before db_ so that, destroyed after it, they outlive it.
   std::unique_ptr<const leveldb::FilterPolicy> filter_;
   std::unique_ptr<leveldb::Cache> cache_;
   std::unique_ptr<leveldb::DB> db_;
-  std::vector<UuidBytes> uuids_;
-  std::vector<std::string> tags_;
+  PeerSensors sensors_;
 };
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "bench/driver/bench_engine.h"
+#include "bench/driver/peer_reads.h"
 
 #ifdef CASSETTE_HAVE_ROCKSDB
 
@@ -45,23 +46,6 @@ Status FromRocks(const rocksdb::Status& s, std::string_view what) {
 // is a store, so doing it on each call covers whatever thread the driver uses.
 void DisablePerfCounters() { rocksdb::SetPerfLevel(rocksdb::PerfLevel::kDisable); }
 
-bool HasPrefix(const rocksdb::Slice& key, const std::string& prefix) {
-  return key.size() >= prefix.size() && std::memcmp(key.data(), prefix.data(), prefix.size()) == 0;
-}
-
-uint64_t DecodeBigEndian64(const char* p) {
-  uint64_t v = 0;
-  for (int i = 0; i < 8; ++i) v = (v << 8) | static_cast<uint8_t>(p[i]);
-  return v;
-}
-
-// The temperature is the value's first double, stored as in memory.
-double DecodeTemperature(const rocksdb::Slice& value) {
-  double t = 0;
-  if (value.size() >= sizeof(t)) std::memcpy(&t, value.data(), sizeof(t));
-  return t;
-}
-
 class RocksDbEngine final : public BenchEngine {
  public:
   ~RocksDbEngine() override { Close().IgnoreError(); }
@@ -81,14 +65,7 @@ class RocksDbEngine final : public BenchEngine {
     DisablePerfCounters();
     if (db_ != nullptr) return Status::InvalidArgument("rocksdb engine already open");
     config_ = config;
-    // Uuids and tags of every sensor the driver asks about, including the
-    // missing ones of W4 (S..2S-1), so no read or write pays to derive them.
-    uuids_.clear();
-    tags_.clear();
-    for (int s = 0; s < 2 * config.sensors; ++s) {
-      uuids_.push_back(SensorUuid(s));
-      tags_.push_back(Tag(s));
-    }
+    sensors_.Reset(config.sensors);
 
     rocksdb::Options options;
     options.create_if_missing = true;
@@ -127,18 +104,11 @@ class RocksDbEngine final : public BenchEngine {
     DisablePerfCounters();
     if (db_ == nullptr) return Status::InvalidArgument("rocksdb engine not open");
     rocksdb::WriteBatch batch(readings.size() * (kPeerKeySize + kPeerValueSize + 8) + 16);
-    std::string key;
-    std::string value;
-    std::string tag;
-    for (const Reading& r : readings) {
-      key.clear();
-      value.clear();
-      AppendPeerKey(Uuid(r.sensor), DayOf(r.second), ReadingTimeMillis(r.second), &key);
-      AppendPeerValue(Temperature(r.sensor, r.second), Humidity(r.sensor, r.second),
-                      SensorTag(r.sensor, &tag), &value);
-      rocksdb::Status s = batch.Put(key, value);
-      if (!s.ok()) return FromRocks(s, "batch put");
-    }
+    rocksdb::Status put;
+    ForEachPeerRow(readings, sensors_, [&](const std::string& key, const std::string& value) {
+      if (put.ok()) put = batch.Put(key, value);
+    });
+    if (!put.ok()) return FromRocks(put, "batch put");
     rocksdb::Status s = db_->Write(write_options_, &batch);
     if (!s.ok()) return FromRocks(s, "write");
     return Status::OK();
@@ -179,15 +149,9 @@ class RocksDbEngine final : public BenchEngine {
   Result<ReadOutcome> Newest(int sensor, int32_t day, int n) override {
     DisablePerfCounters();
     if (db_ == nullptr) return Status::InvalidArgument("rocksdb engine not open");
-    const std::string prefix = PeerPartitionPrefix(Uuid(sensor), day);
     std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(PrefixReadOptions()));
-    ReadOutcome out;
-    // Keys hold the reversed time, so the partition's first key is its newest.
-    for (it->Seek(prefix); it->Valid() && out.rows < n; it->Next()) {
-      if (!HasPrefix(it->key(), prefix)) break;
-      out.temperature_sum += DecodeTemperature(it->value());
-      ++out.rows;
-    }
+    const ReadOutcome out =
+        ScanNewest(it.get(), PeerPartitionPrefix(sensors_.Uuid(sensor), day), n);
     if (!it->status().ok()) return FromRocks(it->status(), "newest");
     return out;
   }
@@ -195,22 +159,8 @@ class RocksDbEngine final : public BenchEngine {
   Result<ReadOutcome> Slice(int sensor, int32_t day, int64_t from_ms, int64_t to_ms) override {
     DisablePerfCounters();
     if (db_ == nullptr) return Status::InvalidArgument("rocksdb engine not open");
-    ReadOutcome out;
-    if (to_ms <= from_ms) return out;
-    const std::string prefix = PeerPartitionPrefix(Uuid(sensor), day);
-    // Newest first: start at the newest time inside the slice (to_ms - 1)
-    // and stop past the oldest (from_ms), whose reversed time is the largest.
-    std::string start;
-    AppendPeerKey(Uuid(sensor), day, to_ms - 1, &start);
-    const uint64_t last = PeerReversedTime(from_ms);
     std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(PrefixReadOptions()));
-    for (it->Seek(start); it->Valid(); it->Next()) {
-      const rocksdb::Slice key = it->key();
-      if (!HasPrefix(key, prefix) || key.size() < kPeerKeySize) break;
-      if (DecodeBigEndian64(key.data() + kPeerPartitionPrefixSize) > last) break;
-      out.temperature_sum += DecodeTemperature(it->value());
-      ++out.rows;
-    }
+    const ReadOutcome out = ScanSlice(it.get(), sensors_.Uuid(sensor), day, from_ms, to_ms);
     if (!it->status().ok()) return FromRocks(it->status(), "slice");
     return out;
   }
@@ -218,10 +168,8 @@ class RocksDbEngine final : public BenchEngine {
   Result<bool> HasPartition(int sensor, int32_t day) override {
     DisablePerfCounters();
     if (db_ == nullptr) return Status::InvalidArgument("rocksdb engine not open");
-    const std::string prefix = PeerPartitionPrefix(Uuid(sensor), day);
     std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(PrefixReadOptions()));
-    it->Seek(prefix);
-    const bool found = it->Valid() && HasPrefix(it->key(), prefix);
+    const bool found = SeekPartition(it.get(), PeerPartitionPrefix(sensors_.Uuid(sensor), day));
     if (!it->status().ok()) return FromRocks(it->status(), "has partition");
     return found;
   }
@@ -243,23 +191,10 @@ class RocksDbEngine final : public BenchEngine {
     return options;
   }
 
-  UuidBytes Uuid(int sensor) const {
-    if (sensor >= 0 && static_cast<size_t>(sensor) < uuids_.size()) return uuids_[sensor];
-    return SensorUuid(sensor);
-  }
-
-  // The cached tag, or one derived into *scratch for a sensor outside it.
-  const std::string& SensorTag(int sensor, std::string* scratch) const {
-    if (sensor >= 0 && static_cast<size_t>(sensor) < tags_.size()) return tags_[sensor];
-    *scratch = Tag(sensor);
-    return *scratch;
-  }
-
   EngineConfig config_;
   std::unique_ptr<rocksdb::DB> db_;
   rocksdb::WriteOptions write_options_;
-  std::vector<UuidBytes> uuids_;
-  std::vector<std::string> tags_;
+  PeerSensors sensors_;
 };
 
 }  // namespace

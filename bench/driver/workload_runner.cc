@@ -55,11 +55,15 @@ class WrittenData {
 // The first reads of every workload are checked value by value.
 constexpr int64_t kCheckedReads = 20;
 
+Status CheckRowCount(const char* workload, const ReadOutcome& got, int64_t rows) {
+  if (got.rows == rows) return Status::OK();
+  return Status::Corruption(std::string(workload) + ": " + std::to_string(got.rows) +
+                            " rows read, " + std::to_string(rows) + " written");
+}
+
+// The row count and the values (the sum over the temperatures).
 Status CheckRead(const char* workload, const ReadOutcome& got, int64_t rows, double sum) {
-  if (got.rows != rows) {
-    return Status::Corruption(std::string(workload) + ": " + std::to_string(got.rows) +
-                              " rows read, " + std::to_string(rows) + " written");
-  }
+  CASSETTE_RETURN_IF_ERROR(CheckRowCount(workload, got, rows));
   if (std::abs(got.temperature_sum - sum) > 1e-6 * std::max(1.0, std::abs(sum))) {
     return Status::Corruption(std::string(workload) + ": the rows read hold other values");
   }
@@ -131,9 +135,7 @@ Result<WorkloadResult> NewestRows(BenchEngine* engine, const RunPlan& plan, cons
     latencies.push_back(Micros(before, Clock::now()));
     const int64_t end = std::min(data.Seconds(sensor), (day_index + 1) * 86400);
     const int64_t from = std::max(day_index * 86400, end - 100);
-    if (got.rows != end - from) {
-      CASSETTE_RETURN_IF_ERROR(CheckRead("W2", got, end - from, got.temperature_sum));
-    }
+    CASSETTE_RETURN_IF_ERROR(CheckRowCount("W2", got, end - from));
     if (q < kCheckedReads) {
       CASSETTE_RETURN_IF_ERROR(
           CheckRead("W2", got, end - from, data.TemperatureSum(sensor, from, end)));
@@ -170,7 +172,7 @@ Result<WorkloadResult> HourSlices(BenchEngine* engine, const RunPlan& plan, cons
                                             ReadingTimeMillis(from + 3600)));
     latencies.push_back(Micros(before, Clock::now()));
     rows += got.rows;
-    if (got.rows != 3600) CASSETTE_RETURN_IF_ERROR(CheckRead("W3", got, 3600, 0));
+    CASSETTE_RETURN_IF_ERROR(CheckRowCount("W3", got, 3600));
     if (q < kCheckedReads) {
       CASSETTE_RETURN_IF_ERROR(
           CheckRead("W3", got, 3600, data.TemperatureSum(sensor, from, from + 3600)));
