@@ -27,6 +27,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -189,6 +190,22 @@ enum MergeStage : int {
   kWriteZstd = 3,  // + zstd level 3: the whole compaction
 };
 
+// Writes the merge into SSTables on the inputs' file system, named by
+// `new_output`, with the table defaults (compressed or not).
+Result<CompactionOutputResult> WriteMerged(
+    const MergeInputs& in, CompactionIterator* merged, bool compress,
+    std::function<Result<std::pair<uint64_t, std::string>>()> new_output) {
+  CompactionOutputOptions options;
+  options.fs = in.fs.get();
+  options.new_output = std::move(new_output);
+  SSTableWriterOptions table_options;  // the table defaults: zstd level 3
+  table_options.compress = compress;
+  options.writer_options = CompactionWriterOptions(table_options, in.stats, kNowSec * 1'000'000);
+  options.input_bytes = in.compressed;
+  CompactionOutputWriter writer(std::move(options));
+  return writer.Write(merged);
+}
+
 void RunMerge(benchmark::State& state, int inputs, MergeStage stage) {
   const MergeInputs& in = GetMergeInputs(inputs);
   if (!in.status.ok()) {
@@ -225,20 +242,13 @@ void RunMerge(benchmark::State& state, int inputs, MergeStage stage) {
       output_rows = merged.stats().rows_written;
       continue;
     }
-    CompactionOutputOptions options;
-    options.fs = fs;
     std::vector<std::string> paths;
-    options.new_output = [&]() -> Result<std::pair<uint64_t, std::string>> {
-      ++generation;
-      paths.push_back("/out-" + std::to_string(generation) + ".sst");
-      return std::make_pair(generation, paths.back());
-    };
-    SSTableWriterOptions table_options;  // the table defaults: zstd level 3
-    table_options.compress = stage == kWriteZstd;
-    options.writer_options = CompactionWriterOptions(table_options, in.stats, kNowSec * 1'000'000);
-    options.input_bytes = in.compressed;
-    CompactionOutputWriter writer(std::move(options));
-    auto result = writer.Write(&merged);
+    auto result = WriteMerged(in, &merged, stage == kWriteZstd,
+                              [&]() -> Result<std::pair<uint64_t, std::string>> {
+                                ++generation;
+                                paths.push_back("/out-" + std::to_string(generation) + ".sst");
+                                return std::make_pair(generation, paths.back());
+                              });
     if (!result.ok()) {
       state.SkipWithError(result.status().ToString().c_str());
       return;
@@ -284,17 +294,11 @@ const std::string& MergeOutputBytes(int inputs) {
   const MergeInputs& in = GetMergeInputs(inputs);
   const CompactionController controller(kNowSec - 864000, {});
   CompactionIterator merged(Scanners(in), &controller, kNowSec);
-  CompactionOutputOptions options;
-  options.fs = in.fs.get();
-  options.new_output = []() -> Result<std::pair<uint64_t, std::string>> {
-    return std::make_pair(uint64_t{1000}, std::string("/floor.sst"));
-  };
-  SSTableWriterOptions table_options;
-  table_options.compress = false;
-  options.writer_options = CompactionWriterOptions(table_options, in.stats, kNowSec * 1'000'000);
-  options.input_bytes = in.compressed;
-  CompactionOutputWriter writer(std::move(options));
-  if (!writer.Write(&merged).ok()) return it->second;
+  const auto written =
+      WriteMerged(in, &merged, false, []() -> Result<std::pair<uint64_t, std::string>> {
+        return std::make_pair(uint64_t{1000}, std::string("/floor.sst"));
+      });
+  if (!written.ok()) return it->second;
   auto file = in.fs->NewRandomAccessFile("/floor.sst");
   if (file.ok()) (*file)->Read(0, (*file)->Size(), &it->second).IgnoreError();
   in.fs->DeleteFile("/floor.sst").IgnoreError();
