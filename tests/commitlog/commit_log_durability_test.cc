@@ -13,6 +13,7 @@
 #include "engine/commitlog/commit_log.h"
 #include "tests/commitlog/commit_log_test_util.h"
 #include "tests/commitlog/hooked_file_system.h"
+#include "tests/commitlog/op_latch.h"
 #include "tests/support/fault_injection_file_system.h"
 
 namespace cassette {
@@ -214,39 +215,6 @@ TEST(CommitLogFailureTest, FailedOpenIsReported) {
       CommitLog::Open(faulty.get(), &clock, Opts(CommitLogSync::kBatch), 1).status().IsIOError());
 }
 
-// Holds the first Flush or Sync of a segment after Arm() until Release(),
-// telling the test when a thread is inside it.
-class Latch {
- public:
-  void Arm(std::string_view op) {
-    std::lock_guard<std::mutex> l(mu_);
-    op_ = std::string(op);
-  }
-  void MaybeHold(std::string_view op) {
-    std::unique_lock<std::mutex> l(mu_);
-    if (op != op_ || fired_) return;
-    fired_ = true;
-    cv_.notify_all();
-    cv_.wait(l, [&] { return released_; });
-  }
-  void WaitHeld() {
-    std::unique_lock<std::mutex> l(mu_);
-    cv_.wait(l, [&] { return fired_; });
-  }
-  void Release() {
-    std::lock_guard<std::mutex> l(mu_);
-    released_ = true;
-    cv_.notify_all();
-  }
-
- private:
-  std::mutex mu_;
-  std::condition_variable cv_;
-  std::string op_;
-  bool fired_ = false;
-  bool released_ = false;
-};
-
 struct GroupCase {
   const char* name;
   CommitLogSync mode;
@@ -265,7 +233,7 @@ TEST_P(GroupCommitTest, QueuedWritersShareFsyncs) {
   const GroupCase& c = GetParam();
   auto mem = NewMemFileSystem();
   auto fs = std::make_shared<HookedFileSystem>(mem);
-  Latch latch;
+  OpLatch latch;
   fs->set_hook([&](std::string_view op, const std::string&) { latch.MaybeHold(op); });
   ManualClock clock(kTestStartMicros);
   auto log = MustOpen(fs.get(), &clock, Opts(c.mode, 1 << 20));

@@ -16,6 +16,7 @@
 #include "engine/commitlog/commit_log.h"
 #include "tests/commitlog/commit_log_test_util.h"
 #include "tests/commitlog/hooked_file_system.h"
+#include "tests/commitlog/op_latch.h"
 #include "tests/support/fault_injection_file_system.h"
 
 namespace cassette {
@@ -43,38 +44,6 @@ std::vector<uint64_t> Listed(FileSystem* fs) {
   EXPECT_TRUE(ids.ok()) << ids.status().ToString();
   return ids.ok() ? *ids : std::vector<uint64_t>{};
 }
-
-// Holds the first `op` ("flush" or "sync") after Arm() until Release().
-class HoldFirst {
- public:
-  void Arm(std::string_view op) {
-    std::lock_guard<std::mutex> l(mu_);
-    op_ = std::string(op);
-  }
-  void MaybeHold(std::string_view op) {
-    std::unique_lock<std::mutex> l(mu_);
-    if (op != op_ || fired_) return;
-    fired_ = true;
-    cv_.notify_all();
-    cv_.wait(l, [&] { return released_; });
-  }
-  void WaitHeld() {
-    std::unique_lock<std::mutex> l(mu_);
-    cv_.wait(l, [&] { return fired_; });
-  }
-  void Release() {
-    std::lock_guard<std::mutex> l(mu_);
-    released_ = true;
-    cv_.notify_all();
-  }
-
- private:
-  std::mutex mu_;
-  std::condition_variable cv_;
-  std::string op_;
-  bool fired_ = false;
-  bool released_ = false;
-};
 
 class CommitLogRollTest : public ::testing::TestWithParam<CommitLogSync> {
  protected:
@@ -210,7 +179,7 @@ class RollQueueOrderTest : public ::testing::Test {
   std::shared_ptr<MemFileSystem> mem_ = NewMemFileSystem();
   std::shared_ptr<HookedFileSystem> fs_ = std::make_shared<HookedFileSystem>(mem_);
   ManualClock clock_{kTestStartMicros};
-  HoldFirst hold_;
+  OpLatch hold_;
   std::unique_ptr<CommitLog> log_;
   CommitLogPosition pos_;
   std::vector<std::thread> threads_;
