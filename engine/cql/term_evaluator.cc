@@ -301,17 +301,15 @@ Result<Value> EvaluateElement(const Term& term, const DataType& type, const std:
 
 std::string Name(std::string_view receiver_name) { return std::string(receiver_name); }
 
-Result<Value> EvaluateList(const Term& term, const DataType& receiver,
-                           std::string_view receiver_name, const ExecutionContext& context) {
-  if (receiver.kind() != TypeKind::kList) {
-    return Invalid("Invalid list literal for " + Name(receiver_name) + " of type " +
-                   receiver.ToString());
-  }
-  const DataType& element_type = receiver.params()[0];
+// The elements of a list or set literal (`literal`: "list" or "set") for a
+// receiver already known to be of that kind, each checked, then evaluated.
+Result<std::vector<Value>> EvaluateElements(const Term& term, const DataType& element_type,
+                                            const char* literal, std::string_view receiver_name,
+                                            const ExecutionContext& context) {
   for (const Term& e : term.elements) {
     if (TestAssignment(e, element_type, context) == Assignability::kNotAssignable) {
-      return Invalid("Invalid list literal for " + Name(receiver_name) + ": value " +
-                     TermSourceText(e) + " is not of type " + element_type.ToString());
+      return Invalid("Invalid " + std::string(literal) + " literal for " + Name(receiver_name) +
+                     ": value " + TermSourceText(e) + " is not of type " + element_type.ToString());
     }
   }
   std::vector<Value> values;
@@ -320,6 +318,18 @@ Result<Value> EvaluateList(const Term& term, const DataType& receiver,
     CASSETTE_ASSIGN_OR_RETURN(Value v, EvaluateElement(e, element_type, element_name, context));
     values.push_back(std::move(v));
   }
+  return values;
+}
+
+Result<Value> EvaluateList(const Term& term, const DataType& receiver,
+                           std::string_view receiver_name, const ExecutionContext& context) {
+  if (receiver.kind() != TypeKind::kList) {
+    return Invalid("Invalid list literal for " + Name(receiver_name) + " of type " +
+                   receiver.ToString());
+  }
+  const DataType& element_type = receiver.params()[0];
+  CASSETTE_ASSIGN_OR_RETURN(std::vector<Value> values,
+                            EvaluateElements(term, element_type, "list", receiver_name, context));
   return Value::FromBytes(receiver, Value::List(element_type, values).bytes());
 }
 
@@ -335,18 +345,8 @@ Result<Value> EvaluateSet(const Term& term, const DataType& receiver,
                    receiver.ToString());
   }
   const DataType& element_type = receiver.params()[0];
-  for (const Term& e : term.elements) {
-    if (TestAssignment(e, element_type, context) == Assignability::kNotAssignable) {
-      return Invalid("Invalid set literal for " + Name(receiver_name) + ": value " +
-                     TermSourceText(e) + " is not of type " + element_type.ToString());
-    }
-  }
-  std::vector<Value> values;
-  const std::string element_name = "value(" + Name(receiver_name) + ")";
-  for (const Term& e : term.elements) {
-    CASSETTE_ASSIGN_OR_RETURN(Value v, EvaluateElement(e, element_type, element_name, context));
-    values.push_back(std::move(v));
-  }
+  CASSETTE_ASSIGN_OR_RETURN(std::vector<Value> values,
+                            EvaluateElements(term, element_type, "set", receiver_name, context));
   return Value::FromBytes(receiver, Value::Set(element_type, values).bytes());
 }
 
