@@ -5,6 +5,7 @@
 #include <string>
 #include <utility>
 
+#include "engine/cql/integer_value.h"
 #include "engine/types/type_codec.h"
 
 namespace cassette::cql {
@@ -94,22 +95,6 @@ bool IsIntegral(TypeKind kind) {
          kind == TypeKind::kBigint || kind == TypeKind::kCounter;
 }
 
-// An integer of `kind` from a 64-bit result, wrapping as Java's casts do.
-Value IntegralValue(TypeKind kind, int64_t v) {
-  switch (kind) {
-    case TypeKind::kTinyint:
-      return Value::Tinyint(static_cast<int8_t>(v));
-    case TypeKind::kSmallint:
-      return Value::Smallint(static_cast<int16_t>(v));
-    case TypeKind::kInt:
-      return Value::Int(static_cast<int32_t>(v));
-    case TypeKind::kCounter:
-      return Value::Counter(v);
-    default:
-      return Value::Bigint(v);
-  }
-}
-
 // sum and avg of integers, floats and doubles. Integers add with the
 // wrap-around of their own width (Cassandra sums an int column in an int),
 // avg divides the 64-bit total; floating point uses compensated summation.
@@ -127,8 +112,8 @@ class SumAvg : public OneArgumentAggregate {
   Result<Value> Output() override {
     const TypeKind kind = type().kind();
     if (IsIntegral(kind)) {
-      if (!average_) return IntegralValue(kind, integer_sum_);
-      return IntegralValue(kind, count_ == 0 ? 0 : wide_sum_ / count_);
+      if (!average_) return WrappedInteger(kind, integer_sum_);
+      return WrappedInteger(kind, count_ == 0 ? 0 : wide_sum_ / count_);
     }
     double result = double_sum_;
     if (average_) result = count_ == 0 ? 0 : double_sum_ / static_cast<double>(count_);
@@ -143,8 +128,8 @@ class SumAvg : public OneArgumentAggregate {
     if (IsIntegral(kind)) {
       const int64_t v = value.AsInt64();
       // Wrap in the column's width, as Java's int/short/byte arithmetic does.
-      integer_sum_ = IntegralValue(kind, static_cast<int64_t>(static_cast<uint64_t>(integer_sum_) +
-                                                              static_cast<uint64_t>(v)))
+      integer_sum_ = WrappedInteger(kind, static_cast<int64_t>(static_cast<uint64_t>(integer_sum_) +
+                                                               static_cast<uint64_t>(v)))
                          .AsInt64();
       wide_sum_ = static_cast<int64_t>(static_cast<uint64_t>(wide_sum_) + static_cast<uint64_t>(v));
       return;

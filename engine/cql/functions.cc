@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "engine/cql/function_registry.h"
+#include "engine/cql/integer_value.h"
 #include "engine/cql/time_functions.h"
 #include "engine/types/big_decimal.h"
 #include "engine/types/big_integer.h"
@@ -138,21 +139,6 @@ int64_t LowBits(const BigInteger& v) {
   return static_cast<int64_t>(out);
 }
 
-Value FixedInteger(TypeKind kind, int64_t v) {
-  switch (kind) {
-    case TypeKind::kTinyint:
-      return Value::Tinyint(static_cast<int8_t>(v));
-    case TypeKind::kSmallint:
-      return Value::Smallint(static_cast<int16_t>(v));
-    case TypeKind::kInt:
-      return Value::Int(static_cast<int32_t>(v));
-    case TypeKind::kCounter:
-      return Value::Counter(v);
-    default:
-      return Value::Bigint(v);
-  }
-}
-
 Result<Value> CastNumber(const Value& value, const DataType& target) {
   const Number n = ReadNumber(value);
   const TypeKind from = value.type().kind();
@@ -188,7 +174,7 @@ Result<Value> CastNumber(const Value& value, const DataType& target) {
       } else {
         v = LowBits(n.integral);
       }
-      return FixedInteger(target.kind(), v);
+      return WrappedInteger(target.kind(), v);
     }
   }
 }
