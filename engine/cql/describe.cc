@@ -1,9 +1,9 @@
 #include "engine/cql/describe.h"
 
 #include <map>
-#include <set>
 #include <string>
 
+#include "engine/cql/reserved_keywords.h"
 #include "engine/cql/schema_statement.h"
 #include "engine/cql/table_properties.h"
 #include "engine/types/float_format.h"
@@ -14,21 +14,6 @@ namespace {
 
 constexpr char kCompactionPackage[] = "org.apache.cassandra.db.compaction.";
 constexpr char kCompressorPackage[] = "org.apache.cassandra.io.compress.";
-
-// Cassandra's ReservedKeywords: these need quotes even when lower-case.
-const std::set<std::string, std::less<>>& ReservedKeywords() {
-  static const std::set<std::string, std::less<>> words = {
-      "add",    "allow",       "alter",  "and",          "apply",    "asc",      "authorize",
-      "batch",  "begin",       "by",     "columnfamily", "create",   "default",  "delete",
-      "desc",   "describe",    "drop",   "entries",      "execute",  "from",     "full",
-      "grant",  "if",          "in",     "index",        "infinity", "insert",   "into",
-      "is",     "keyspace",    "limit",  "materialized", "mbean",    "mbeans",   "modify",
-      "nan",    "norecursive", "not",    "null",         "of",       "on",       "or",
-      "order",  "primary",     "rename", "replace",      "revoke",   "schema",   "select",
-      "set",    "table",       "to",     "token",        "truncate", "unlogged", "unset",
-      "update", "use",         "using",  "view",         "where",    "with"};
-  return words;
-}
 
 std::string Quote(const std::string& text) {
   std::string out = "'";
@@ -85,7 +70,7 @@ std::string QuoteIdentifierIfNeeded(std::string_view name) {
   for (char c : name) {
     plain = plain && ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_');
   }
-  if (plain && !ReservedKeywords().count(name)) return std::string(name);
+  if (plain && !IsReservedKeyword(name)) return std::string(name);
   std::string out = "\"";
   for (char c : name) {
     out += c;

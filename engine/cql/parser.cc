@@ -14,37 +14,20 @@
 // as written.
 #include "engine/cql/parser.h"
 
-#include <algorithm>
 #include <array>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "engine/cql/lexer.h"
+#include "engine/cql/reserved_keywords.h"
 
 namespace cassette::cql {
 namespace {
 
-// Cassandra's reserved keywords: never a name unless quoted.
-bool IsReserved(std::string_view word) {
-  static constexpr std::array<std::string_view, 61> kReserved = {
-      "add",         "allow",  "alter",        "and",          "apply",    "asc",    "authorize",
-      "batch",       "begin",  "by",           "columnfamily", "create",   "delete", "desc",
-      "describe",    "drop",   "entries",      "execute",      "from",     "full",   "grant",
-      "if",          "in",     "index",        "infinity",     "insert",   "into",   "is",
-      "keyspace",    "limit",  "materialized", "mbean",        "mbeans",   "modify", "nan",
-      "norecursive", "not",    "null",         "of",           "on",       "or",     "order",
-      "primary",     "rename", "replace",      "revoke",       "schema",   "select", "set",
-      "table",       "to",     "token",        "truncate",     "unlogged", "unset",  "update",
-      "use",         "using",  "view",         "where",        "with"};
-  // Asked several times per token while parsing: a binary search.
-  static const std::array<std::string_view, kReserved.size()> kSorted = [] {
-    std::array<std::string_view, kReserved.size()> sorted = kReserved;
-    std::sort(sorted.begin(), sorted.end());
-    return sorted;
-  }();
-  return std::binary_search(kSorted.begin(), kSorted.end(), word);
-}
+// Cassandra's reserved keywords (never a name unless quoted), except "default", which this parser
+// has always accepted as a name (only DESCRIBE quotes it).
+bool IsReserved(std::string_view word) { return word != "default" && IsReservedKeyword(word); }
 
 // Names of CQL's native types (a parenthesised one starts a type hint).
 bool IsNativeType(std::string_view word) {
