@@ -485,7 +485,13 @@ Status DatabaseImpl::PersistManifestLocked() {
   return WriteManifest(fs_, path_, state_);
 }
 
-Result<ResultSet> DatabaseImpl::Read(const ReadQuery& query) {
+Result<ResultSet> DatabaseImpl::Read(const ReadQuery& query) { return RunRead(query, nullptr); }
+
+Result<ResultSet> DatabaseImpl::ReadEach(const ReadQuery& query, const RowVisitor& visit) {
+  return RunRead(query, &visit);
+}
+
+Result<ResultSet> DatabaseImpl::RunRead(const ReadQuery& query, const RowVisitor* visit) {
   if (closed_) return Status::InvalidArgument("database is closed");
   CASSETTE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, FindTable(query.keyspace, query.table));
   const std::shared_ptr<const TableSchema> schema = table->shared_schema();
@@ -493,7 +499,7 @@ Result<ResultSet> DatabaseImpl::Read(const ReadQuery& query) {
   CASSETTE_ASSIGN_OR_RETURN(
       ReadCommand command,
       ConvertReadQuery(*schema, query, NowInSeconds(options_.clock->WallMicros()), limits));
-  return table->Read(command);
+  return visit != nullptr ? table->ReadEach(command, *visit) : table->Read(command);
 }
 
 Result<TableStats> DatabaseImpl::GetTableStats(const std::string& keyspace,

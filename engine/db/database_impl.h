@@ -72,6 +72,7 @@ class DatabaseImpl final : public Database {
   Status Apply(const Mutation& mutation) override;
   Status ApplyBatch(const std::vector<Mutation>& batch) override;
   Result<ResultSet> Read(const ReadQuery& query) override;
+  Result<ResultSet> ReadEach(const ReadQuery& query, const RowVisitor& visit) override;
   Status Flush() override;
   Status FlushTable(const std::string& keyspace, const std::string& table) override;
   Status Compact(const std::string& keyspace, const std::string& table) override;
@@ -83,6 +84,8 @@ class DatabaseImpl final : public Database {
   Status Close() override;
 
  private:
+  // Read and ReadEach: `visit` null collects the rows.
+  Result<ResultSet> RunRead(const ReadQuery& query, const RowVisitor* visit);
   // Apply and ApplyBatch: the mutations validated whole, then one commit-log
   // record, then the memtables (Apply passes its one mutation without a copy).
   Status ApplyMutations(std::span<const Mutation> batch);

@@ -151,4 +151,9 @@ Result<ResultSet> Table::Read(const ReadCommand& command) {
   return ExecuteRead(command, &source);
 }
 
+Result<ResultSet> Table::ReadEach(const ReadCommand& command, const RowVisitor& visit) {
+  ViewReadSource source(view());
+  return ExecuteRead(command, &source, visit);
+}
+
 }  // namespace cassette

@@ -107,6 +107,7 @@ class Table {
   int64_t max_write_timestamp() const { return max_write_timestamp_; }
 
   Result<ResultSet> Read(const ReadCommand& command);
+  Result<ResultSet> ReadEach(const ReadCommand& command, const RowVisitor& visit);
 
   // Lifetime statistics, as the manifest stores them.
   TableCounters Counters() const;

@@ -30,10 +30,12 @@ Status InvalidPagingState() { return Status::InvalidRequest("Invalid value for t
 // partition (counters, limits, where the page stopped).
 class ReadExecution {
  public:
-  ReadExecution(const ReadCommand& cmd, ReadSource* source)
+  // `visit` null: the rows are collected in the result.
+  ReadExecution(const ReadCommand& cmd, ReadSource* source, const RowVisitor* visit)
       : cmd_(cmd),
         schema_(*cmd.schema),
         source_(source),
+        visit_(visit),
         columns_(schema_),
         builder_(schema_, SelectedColumns(cmd), cmd.with_cell_metadata, cmd.now_sec),
         guard_(cmd.tombstone_warn_threshold, cmd.tombstone_failure_threshold),
@@ -63,6 +65,7 @@ class ReadExecution {
   const ReadCommand& cmd_;
   const TableSchema& schema_;
   ReadSource* source_;
+  const RowVisitor* visit_;
   ColumnFilter columns_;
   ResultRowBuilder builder_;
   TombstoneGuard guard_;
@@ -102,7 +105,8 @@ Result<ResultSet> ReadExecution::Run() {
   for (int64_t b : {int64_t{cmd_.limit}, int64_t{cmd_.page_size}}) {
     if (b > 0 && (bound == 0 || b < bound)) bound = b;
   }
-  if (bound > 0) result_.rows.reserve(static_cast<size_t>(std::min<int64_t>(bound, 1024)));
+  if (bound > 0 && visit_ == nullptr)
+    result_.rows.reserve(static_cast<size_t>(std::min<int64_t>(bound, 1024)));
   if (!cmd_.paging_state.empty()) {
     CASSETTE_ASSIGN_OR_RETURN(resume_, PagingState::Decode(cmd_.paging_state));
     rows_total_ = resume_->rows_returned;
@@ -269,10 +273,15 @@ Result<bool> ReadExecution::ReadOnePartition(const DecoratedKey& key, uint64_t k
 
 Result<bool> ReadExecution::Emit(const DecoratedKey& key, uint64_t key_index, const Row* live_row,
                                  int64_t* rows_in_partition) {
-  ResultRow& row = result_.rows.emplace_back();
-  if (Status s = builder_.Build(live_row, &row); !s.ok()) {
-    result_.rows.pop_back();
-    return s;
+  if (visit_ != nullptr) {
+    CASSETTE_ASSIGN_OR_RETURN(RowView view, builder_.BuildView(live_row));
+    CASSETTE_RETURN_IF_ERROR((*visit_)(view));
+  } else {
+    ResultRow& row = result_.rows.emplace_back();
+    if (Status s = builder_.Build(live_row, &row); !s.ok()) {
+      result_.rows.pop_back();
+      return s;
+    }
   }
   ++rows_total_;
   ++page_rows_;
@@ -296,7 +305,13 @@ Result<bool> ReadExecution::Emit(const DecoratedKey& key, uint64_t key_index, co
 
 Result<ResultSet> ExecuteRead(const ReadCommand& cmd, ReadSource* source) {
   CASSETTE_RETURN_IF_ERROR(Validate(cmd));
-  ReadExecution execution(cmd, source);
+  ReadExecution execution(cmd, source, nullptr);
+  return execution.Run();
+}
+
+Result<ResultSet> ExecuteRead(const ReadCommand& cmd, ReadSource* source, const RowVisitor& visit) {
+  CASSETTE_RETURN_IF_ERROR(Validate(cmd));
+  ReadExecution execution(cmd, source, &visit);
   return execution.Run();
 }
 

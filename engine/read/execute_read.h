@@ -28,5 +28,9 @@ namespace cassette {
 // state that does not belong to it, ReadFailure past the tombstone failure
 // threshold, and any error of the sources.
 Result<ResultSet> ExecuteRead(const ReadCommand& cmd, ReadSource* source);
+// The same read with each result row passed to `visit` instead of
+// collected (the result's rows stay empty); a visitor's error stops the
+// read and is returned.
+Result<ResultSet> ExecuteRead(const ReadCommand& cmd, ReadSource* source, const RowVisitor& visit);
 
 }  // namespace cassette

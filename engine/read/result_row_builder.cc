@@ -43,6 +43,8 @@ ResultRowBuilder::ResultRowBuilder(const TableSchema& schema, std::vector<size_t
   for (size_t index : selection_) {
     if (schema.columns()[index].kind == ColumnKind::kClustering) needs_clustering_ = true;
   }
+  // Sized once: a row's views point into these strings.
+  collection_bytes_.resize(selection_.size());
 }
 
 std::vector<ColumnSpec> ResultRowBuilder::Columns() const {
@@ -66,68 +68,77 @@ Status ResultRowBuilder::StartPartition(const DecoratedKey& key) {
   return Status::OK();
 }
 
-Status ResultRowBuilder::Build(const Row* live_row, ResultRow* out) {
+Result<RowView> ResultRowBuilder::BuildView(const Row* live_row) {
   size_t clustering_values = 0;
   if (needs_clustering_ && live_row != nullptr) {
     CASSETTE_RETURN_IF_ERROR(DecodeClustering(schema_, live_row->clustering, &clustering_));
     clustering_values = clustering_.size();
   }
-  out->values.reserve(selection_.size());
-  if (with_cell_metadata_) {
-    out->writetimes.reserve(selection_.size());
-    out->ttls.reserve(selection_.size());
-  }
-  for (size_t index : selection_) {
+  values_.clear();
+  writetimes_.clear();
+  ttls_.clear();
+  for (size_t slot = 0; slot < selection_.size(); ++slot) {
+    const size_t index = selection_[slot];
     const ColumnDefinition& column = schema_.columns()[index];
     switch (column.kind) {
       case ColumnKind::kPartitionKey:
-        out->values.push_back(Value::FromBytes(column.type, key_values_[key_position_[index]]));
+        values_.emplace_back(column.type, key_values_[key_position_[index]]);
         break;
       case ColumnKind::kClustering: {
         size_t position = static_cast<size_t>(key_position_[index]);
-        out->values.push_back(position < clustering_values
-                                  ? Value::FromBytes(column.type, clustering_[position])
-                                  : Value::Null(column.type));
+        values_.push_back(position < clustering_values
+                              ? ValueView(column.type, clustering_[position])
+                              : ValueView::Null(column.type));
         break;
       }
       case ColumnKind::kStatic:
-        CASSETTE_RETURN_IF_ERROR(AppendColumnValue(column, &statics_, out));
+        CASSETTE_RETURN_IF_ERROR(AppendColumnValue(column, &statics_, slot));
         continue;
       case ColumnKind::kRegular:
-        CASSETTE_RETURN_IF_ERROR(AppendColumnValue(column, live_row, out));
+        CASSETTE_RETURN_IF_ERROR(AppendColumnValue(column, live_row, slot));
         continue;
     }
     // Key columns have neither WRITETIME nor TTL.
     if (with_cell_metadata_) {
-      out->writetimes.emplace_back();
-      out->ttls.emplace_back();
+      writetimes_.emplace_back();
+      ttls_.emplace_back();
     }
   }
+  return RowView{values_, writetimes_, ttls_};
+}
+
+Status ResultRowBuilder::Build(const Row* live_row, ResultRow* out) {
+  CASSETTE_ASSIGN_OR_RETURN(RowView view, BuildView(live_row));
+  out->values.reserve(view.values.size());
+  for (const ValueView& value : view.values) out->values.push_back(value.ToValue());
+  out->writetimes.assign(view.writetimes.begin(), view.writetimes.end());
+  out->ttls.assign(view.ttls.begin(), view.ttls.end());
   return Status::OK();
 }
 
 Status ResultRowBuilder::AppendColumnValue(const ColumnDefinition& column, const Row* row,
-                                           ResultRow* out) const {
+                                           size_t slot) {
   const ColumnData* data = row != nullptr ? row->Find(column.id) : nullptr;
   if (data == nullptr || data->cells.empty()) {
-    out->values.push_back(Value::Null(column.type));
+    values_.push_back(ValueView::Null(column.type));
     if (with_cell_metadata_) {
-      out->writetimes.emplace_back();
-      out->ttls.emplace_back();
+      writetimes_.emplace_back();
+      ttls_.emplace_back();
     }
     return Status::OK();
   }
   if (!column.type.IsMultiCell()) {
     const Cell& cell = data->cells.front();
-    out->values.push_back(Value::FromBytes(column.type, cell.value));
+    values_.emplace_back(column.type, cell.value);
     if (with_cell_metadata_) {
-      out->writetimes.emplace_back(cell.timestamp);
-      out->ttls.push_back(RemainingTtl(cell, now_sec_));
+      writetimes_.emplace_back(cell.timestamp);
+      ttls_.push_back(RemainingTtl(cell, now_sec_));
     }
     return Status::OK();
   }
-  CASSETTE_ASSIGN_OR_RETURN(Value value, CollectionValue(column, *data));
-  out->values.push_back(std::move(value));
+  std::string& bytes = collection_bytes_[slot];
+  CASSETTE_RETURN_IF_ERROR(CollectionBytes(column, *data, &bytes));
+  values_.emplace_back(column.type, bytes);
   if (with_cell_metadata_) {
     std::optional<int64_t> writetime;
     std::optional<int32_t> ttl;
@@ -136,14 +147,14 @@ Status ResultRowBuilder::AppendColumnValue(const ColumnDefinition& column, const
       std::optional<int32_t> left = RemainingTtl(cell, now_sec_);
       if (left && (!ttl || *left < *ttl)) ttl = left;
     }
-    out->writetimes.push_back(writetime);
-    out->ttls.push_back(ttl);
+    writetimes_.push_back(writetime);
+    ttls_.push_back(ttl);
   }
   return Status::OK();
 }
 
-Result<Value> ResultRowBuilder::CollectionValue(const ColumnDefinition& column,
-                                                const ColumnData& data) const {
+Status ResultRowBuilder::CollectionBytes(const ColumnDefinition& column, const ColumnData& data,
+                                         std::string* out) const {
   const DataType& type = column.type;
   switch (type.kind()) {
     case TypeKind::kList: {
@@ -151,7 +162,8 @@ Result<Value> ResultRowBuilder::CollectionValue(const ColumnDefinition& column,
       std::vector<std::string> values;
       values.reserve(data.cells.size());
       for (const Cell& cell : data.cells) values.push_back(cell.value);
-      return Value::FromBytes(type, SerializeCollection(values));
+      *out = SerializeCollection(values);
+      return Status::OK();
     }
     case TypeKind::kSet: {
       std::vector<std::string> elements;
@@ -160,7 +172,8 @@ Result<Value> ResultRowBuilder::CollectionValue(const ColumnDefinition& column,
         CASSETTE_ASSIGN_OR_RETURN(std::string element, DecodePath(type.params()[0], cell));
         elements.push_back(std::move(element));
       }
-      return Value::FromBytes(type, SerializeCollection(elements));
+      *out = SerializeCollection(elements);
+      return Status::OK();
     }
     case TypeKind::kMap: {
       std::vector<std::pair<std::string, std::string>> entries;
@@ -169,7 +182,8 @@ Result<Value> ResultRowBuilder::CollectionValue(const ColumnDefinition& column,
         CASSETTE_ASSIGN_OR_RETURN(std::string key, DecodePath(type.params()[0], cell));
         entries.emplace_back(std::move(key), cell.value);
       }
-      return Value::FromBytes(type, SerializeMap(entries));
+      *out = SerializeMap(entries);
+      return Status::OK();
     }
     default:
       return Status::Corruption("column " + column.name + " holds collection cells but is " +

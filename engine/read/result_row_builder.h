@@ -38,10 +38,14 @@ class ResultRowBuilder {
   Status StartPartition(const DecoratedKey& key);
   // The partition's static row, already reduced to its live content.
   void SetStatics(Row live_static) { statics_ = std::move(live_static); }
-  // Fills *out (empty) with one result row; `live_row` (live content only)
-  // is null for a row made of the partition key and statics alone
-  // (static-only partition, DISTINCT). Built in place in the result set:
-  // each value is copied once, from the row into its Value.
+  // Selects one result row's values; `live_row` (live content only) is
+  // null for a row made of the partition key and statics alone
+  // (static-only partition, DISTINCT). The view borrows from `live_row`,
+  // the partition key, the statics and the builder's buffers: valid until
+  // the next BuildView, StartPartition or SetStatics.
+  Result<RowView> BuildView(const Row* live_row);
+  // The same row as owned values, filling *out (empty) in place in the
+  // result set: each value is copied once, from the row into its Value.
   Status Build(const Row* live_row, ResultRow* out);
 
   // "1, 'a'" for the partition key, "(1), 2" once a clustering is given:
@@ -49,10 +53,13 @@ class ResultRowBuilder {
   std::string DescribePosition(const std::string* clustering) const;
 
  private:
-  // Appends the column's value in `row` (null when absent) to out->values,
-  // and with cell metadata its WRITETIME and TTL.
-  Status AppendColumnValue(const ColumnDefinition& column, const Row* row, ResultRow* out) const;
-  Result<Value> CollectionValue(const ColumnDefinition& column, const ColumnData& data) const;
+  // Appends the view of the column's value in `row` (null when absent),
+  // and with cell metadata its WRITETIME and TTL; `slot` is the column's
+  // position in the selection (its buffer for a collection's bytes).
+  Status AppendColumnValue(const ColumnDefinition& column, const Row* row, size_t slot);
+  // Serializes a non-frozen collection's live elements as one value.
+  Status CollectionBytes(const ColumnDefinition& column, const ColumnData& data,
+                         std::string* out) const;
 
   const TableSchema& schema_;
   std::vector<size_t> selection_;
@@ -67,6 +74,12 @@ class ResultRowBuilder {
   // reuse the buffers).
   std::vector<std::string> clustering_;
   Row statics_;
+  // The row BuildView selected, and per selected column the bytes of a
+  // non-frozen collection (the only values not stored as they are).
+  std::vector<ValueView> values_;
+  std::vector<std::optional<int64_t>> writetimes_;
+  std::vector<std::optional<int32_t>> ttls_;
+  std::vector<std::string> collection_bytes_;
 };
 
 }  // namespace cassette

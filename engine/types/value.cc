@@ -122,14 +122,19 @@ Value Value::Map(const DataType& key, const DataType& value,
   return FromBytes(DataType::Map(key, value), SerializeMap(unique));
 }
 
-int64_t Value::AsInt64() const { return SignedBE(bytes_); }
+const DataType& ValueView::type() const {
+  static const DataType kUnspecified;
+  return type_ != nullptr ? *type_ : kUnspecified;
+}
 
-int32_t Value::AsDate() const {
+int64_t ValueView::AsInt64() const { return SignedBE(bytes_); }
+
+int32_t ValueView::AsDate() const {
   if (bytes_.size() != 4) return 0;
   return static_cast<int32_t>(DecodeBigEndian32(bytes_.data()) ^ 0x80000000u);
 }
 
-double Value::AsDouble() const {
+double ValueView::AsDouble() const {
   if (bytes_.size() == 4) {
     uint32_t bits = DecodeBigEndian32(bytes_.data());
     float f;
@@ -145,9 +150,9 @@ double Value::AsDouble() const {
   return 0;
 }
 
-bool Value::AsBool() const { return !bytes_.empty() && bytes_[0] != 0; }
+bool ValueView::AsBool() const { return !bytes_.empty() && bytes_[0] != 0; }
 
-UuidBytes Value::AsUuid() const {
+UuidBytes ValueView::AsUuid() const {
   UuidBytes out{};
   std::memcpy(out.data(), bytes_.data(), std::min(bytes_.size(), out.size()));
   return out;
@@ -176,8 +181,12 @@ std::vector<Value> Value::Elements() const {
   return out;
 }
 
-std::string Value::ToString() const { return null_ ? "null" : FormatValue(type_, bytes_); }
+std::string ValueView::ToString() const { return null_ ? "null" : FormatValue(type(), bytes_); }
 
-std::string Value::ToJson() const { return null_ ? "null" : FormatJson(type_, bytes_); }
+std::string ValueView::ToJson() const { return null_ ? "null" : FormatJson(type(), bytes_); }
+
+Value ValueView::ToValue() const {
+  return null_ ? Value::Null(type()) : Value::FromBytes(type(), std::string(bytes_));
+}
 
 }  // namespace cassette

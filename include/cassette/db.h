@@ -171,6 +171,10 @@ class Database {
   virtual Status ApplyBatch(const std::vector<Mutation>& batch) = 0;
 
   virtual Result<ResultSet> Read(const ReadQuery& query) = 0;
+  // The same read with its rows streamed to `visit` instead of collected:
+  // no result row is built, so a large slice costs no allocation per row.
+  // Returns what Read returns, with `rows` empty.
+  virtual Result<ResultSet> ReadEach(const ReadQuery& query, const RowVisitor& visit) = 0;
 
   // Writes every non-empty memtable (or one table's) to SSTables.
   virtual Status Flush() = 0;

@@ -3,7 +3,9 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -76,6 +78,21 @@ struct ResultRow {
   std::vector<std::optional<int64_t>> writetimes;
   std::vector<std::optional<int32_t>> ttls;
 };
+
+// One row of a streamed read (Database::ReadEach), borrowed from the
+// engine until the visitor returns: the values point into the engine's
+// buffers and the next row reuses them. Copy (ValueView::ToValue) what
+// must outlive the call.
+struct RowView {
+  std::span<const ValueView> values;
+  // With with_cell_metadata, as ResultRow's; empty otherwise.
+  std::span<const std::optional<int64_t>> writetimes;
+  std::span<const std::optional<int32_t>> ttls;
+};
+
+// Called once per result row, in result order. A status other than OK
+// stops the read, and ReadEach returns it.
+using RowVisitor = std::function<Status(const RowView&)>;
 
 struct ResultSet {
   std::vector<ColumnSpec> columns;

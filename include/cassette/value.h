@@ -114,6 +114,50 @@ class DataType {
 
 using UuidBytes = std::array<uint8_t, 16>;
 
+class Value;
+
+// A value borrowed from somewhere else: a type and serialized bytes that
+// the view does not own (a Value's, or a row's inside the engine during a
+// streamed read). Same accessors as Value; valid as long as what it points
+// into.
+class ValueView {
+ public:
+  ValueView() = default;  // a null value of unspecified type
+  ValueView(const DataType& type, std::string_view bytes)
+      : type_(&type), null_(false), bytes_(bytes) {}
+  static ValueView Null(const DataType& type) {
+    ValueView v;
+    v.type_ = &type;
+    return v;
+  }
+
+  bool is_null() const { return null_; }
+  // Text for a null of unspecified type.
+  const DataType& type() const;
+  // Serialized bytes (empty for null).
+  std::string_view bytes() const { return bytes_; }
+
+  // Typed accessors. REQUIRES: !is_null() and a matching type kind.
+  int64_t AsInt64() const;  // tinyint, smallint, int, bigint, counter, timestamp, time
+  int32_t AsDate() const;   // days since epoch
+  double AsDouble() const;  // float or double
+  bool AsBool() const;
+  std::string_view AsString() const { return bytes_; }  // text, ascii, blob
+  UuidBytes AsUuid() const;
+
+  // cqlsh's rendering ("null" for null) and SELECT JSON's.
+  std::string ToString() const;
+  std::string ToJson() const;
+
+  // An owning copy.
+  Value ToValue() const;
+
+ private:
+  const DataType* type_ = nullptr;
+  bool null_ = true;
+  std::string_view bytes_;
+};
+
 class Value {
  public:
   // A null value (of unspecified type).
@@ -167,20 +211,22 @@ class Value {
   // Serialized bytes (empty for null).
   const std::string& bytes() const { return bytes_; }
 
+  ValueView view() const { return null_ ? ValueView::Null(type_) : ValueView(type_, bytes_); }
+
   // Typed accessors. REQUIRES: !is_null() and a matching type kind.
-  int64_t AsInt64() const;  // tinyint, smallint, int, bigint, counter, timestamp, time
-  int32_t AsDate() const;   // days since epoch
-  double AsDouble() const;  // float or double
-  bool AsBool() const;
+  int64_t AsInt64() const { return view().AsInt64(); }   // integers, counter, timestamp, time
+  int32_t AsDate() const { return view().AsDate(); }     // days since epoch
+  double AsDouble() const { return view().AsDouble(); }  // float or double
+  bool AsBool() const { return view().AsBool(); }
   std::string_view AsString() const { return bytes_; }  // text, ascii, blob
-  UuidBytes AsUuid() const;
+  UuidBytes AsUuid() const { return view().AsUuid(); }
   // Elements of a list or set; entries of a map as alternating key, value.
   std::vector<Value> Elements() const;
 
   // cqlsh's rendering ("null" for null).
-  std::string ToString() const;
+  std::string ToString() const { return view().ToString(); }
   // SELECT JSON's rendering.
-  std::string ToJson() const;
+  std::string ToJson() const { return view().ToJson(); }
 
   friend bool operator==(const Value& a, const Value& b) {
     return a.null_ == b.null_ && a.type_ == b.type_ && a.bytes_ == b.bytes_;

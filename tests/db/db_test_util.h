@@ -87,6 +87,24 @@ inline std::string Render(const ResultSet& result) {
   return out;
 }
 
+// Database::ReadEach with the visited rows copied into the result, so a
+// streamed read can be compared with Read.
+inline Result<ResultSet> ReadEachCollected(Database& db, const ReadQuery& query) {
+  std::vector<ResultRow> rows;
+  auto result = db.ReadEach(query, [&](const RowView& view) {
+    ResultRow& row = rows.emplace_back();
+    for (const ValueView& value : view.values) row.values.push_back(value.ToValue());
+    row.writetimes.assign(view.writetimes.begin(), view.writetimes.end());
+    row.ttls.assign(view.ttls.begin(), view.ttls.end());
+    return Status::OK();
+  });
+  if (!result.ok()) return result.status();
+  if (!result->rows.empty())
+    return Status::InvalidArgument("ReadEach collected rows in its result");
+  result->rows = std::move(rows);
+  return result;
+}
+
 #define ASSERT_OK(expr)                    \
   do {                                     \
     ::cassette::Status _s = (expr);        \

@@ -200,8 +200,13 @@ TEST_P(ModelTest, RandomOperationsMatchTheModel) {
 
     const int64_t read_now = NowInSeconds(t.clock->WallMicros());
     for (int32_t p = 0; p < kPartitions; ++p) {
-      auto result = t.db->Read(ReadPartition(p, {"pk", "ck", "s", "v", "tags"}));
+      const ReadQuery query = ReadPartition(p, {"pk", "ck", "s", "v", "tags"});
+      auto result = t.db->Read(query);
       ASSERT_TRUE(result.ok()) << result.status().ToString();
+      // The streamed read sees exactly the rows the collected one returns.
+      auto streamed = ReadEachCollected(*t.db, query);
+      ASSERT_TRUE(streamed.ok()) << streamed.status().ToString();
+      ASSERT_EQ(Render(*streamed), Render(*result)) << "partition " << p;
       if (Render(*result) != model.Render(p, read_now)) {
         std::string trace;
         for (const std::string& h : history) {

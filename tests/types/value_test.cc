@@ -51,6 +51,29 @@ TEST(Value, AccessorsReadBack) {
   EXPECT_EQ(Value::Uuid(u).type(), DataType::Uuid());
 }
 
+TEST(Value, ViewsBorrowWithoutCopying) {
+  const Value text = Value::Text("a string longer than the short-string buffer");
+  const ValueView view = text.view();
+  EXPECT_FALSE(view.is_null());
+  EXPECT_EQ(view.bytes().data(), text.bytes().data());
+  EXPECT_EQ(&view.type(), &text.type());
+  EXPECT_EQ(view.ToString(), text.ToString());
+  EXPECT_EQ(view.ToJson(), text.ToJson());
+  EXPECT_EQ(view.ToValue(), text);
+
+  const Value number = Value::Bigint(-42);
+  EXPECT_EQ(number.view().AsInt64(), -42);
+  EXPECT_EQ(Value::Double(2.5).view().AsDouble(), 2.5);
+
+  const Value null = Value::Null(DataType::Int());
+  EXPECT_TRUE(null.view().is_null());
+  EXPECT_EQ(null.view().ToString(), "null");
+  EXPECT_EQ(null.view().ToValue(), null);
+  // A view of nothing is a null of unspecified type, as Value() is.
+  EXPECT_TRUE(ValueView().is_null());
+  EXPECT_EQ(ValueView().ToValue(), Value());
+}
+
 TEST(Value, CollectionsSortSetsAndMaps) {
   Value s = Value::Set(DataType::Int(), {Value::Int(3), Value::Int(-1), Value::Int(3)});
   EXPECT_EQ(s.ToString(), "{-1, 3}");
