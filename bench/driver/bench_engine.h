@@ -11,6 +11,7 @@
 #include <string>
 
 #include "bench/driver/sensor_workload.h"
+#include "cassette/clock.h"
 #include "cassette/status.h"
 
 namespace cassette::bench {
@@ -21,6 +22,23 @@ struct EngineConfig {
   bool log = true;  // commit log / WAL on, never fsynced per write
   uint64_t memtable_bytes = 64ull << 20;
   int zstd_level = 3;
+  // W5 retention. `clock` is the simulated time every engine takes "now"
+  // from (write times, expiry, file ages); null: real time. `ttl_seconds`
+  // > 0 makes the engine keep rows only that long, its own way (cassette:
+  // the table's default_time_to_live on TWCS with 1-hour windows).
+  std::shared_ptr<ManualClock> clock;
+  int64_t ttl_seconds = 0;
+  // RocksDB's two ways to keep a TTL: FIFO compaction with `ttl` (whole
+  // files dropped by age) instead of leveled compaction with a compaction
+  // filter on the key's reading time.
+  bool fifo = false;
+};
+
+// Bytes an engine counted itself writing; -1 where it keeps no counter.
+struct WriteCounters {
+  int64_t sstable_bytes = -1;  // flush and compaction output
+  int64_t log_bytes = -1;      // commit log / WAL
+  std::string detail;          // e.g. compactions run, files dropped whole
 };
 
 // What a read returned: the rows and a sum over their temperatures, so the
@@ -52,6 +70,16 @@ class BenchEngine {
   // Whether the partition (sensor, day) holds any reading.
   virtual Result<bool> HasPartition(int sensor, int32_t day) = 0;
   virtual Status Close() = 0;
+
+  // W5: what the engine wrote since Open, by its own counters.
+  virtual Result<WriteCounters> Counters() { return WriteCounters{}; }
+  // W5: whether reads never return a row past its TTL (cassette enforces
+  // expiry on every read; the peers drop rows only when compaction reaches
+  // them, so until then expired rows stay readable).
+  virtual bool ExpiresOnRead() const { return false; }
+  // W5: whether the engine may drop rows still within their TTL (RocksDB
+  // FIFO drops a whole file by the age of its oldest data).
+  virtual bool MayDropLiveRows() const { return false; }
 };
 
 std::unique_ptr<BenchEngine> NewCassetteApiEngine();

@@ -16,9 +16,7 @@ class CassetteApiEngine final : public BenchEngine {
  public:
   std::string name() const override { return "cassette"; }
   std::string description() const override {
-    return std::string("cassette typed API, TWCS 1-day windows, zstd-") +
-           std::to_string(config_.zstd_level) + ", 16 KiB chunks" +
-           (config_.log ? "" : ", commit log off");
+    return "cassette typed API, " + ReadingsTableDescription(config_);
   }
 
   Status Open(const EngineConfig& config) override {
@@ -77,6 +75,13 @@ class CassetteApiEngine final : public BenchEngine {
     CASSETTE_ASSIGN_OR_RETURN(ReadOutcome outcome, Run(query));
     return outcome.rows > 0;
   }
+
+  Result<WriteCounters> Counters() override {
+    if (db_ == nullptr) return Status::InvalidArgument("cassette engine not open");
+    return ReadingsTableCounters(db_.get());
+  }
+
+  bool ExpiresOnRead() const override { return true; }
 
   Status Close() override {
     if (db_ == nullptr) return Status::OK();

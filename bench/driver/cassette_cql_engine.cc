@@ -23,9 +23,8 @@ class CassetteCqlEngine final : public BenchEngine {
  public:
   std::string name() const override { return "cassette-cql"; }
   std::string description() const override {
-    return std::string("cassette prepared CQL (UNLOGGED BATCH of INSERTs), TWCS 1-day windows, ") +
-           "zstd-" + std::to_string(config_.zstd_level) + ", 16 KiB chunks" +
-           (config_.log ? "" : ", commit log off");
+    return "cassette prepared CQL (UNLOGGED BATCH of INSERTs), " +
+           ReadingsTableDescription(config_);
   }
 
   Status Open(const EngineConfig& config) override {
@@ -88,6 +87,13 @@ class CassetteCqlEngine final : public BenchEngine {
                               Run(newest_, {uuids_[sensor], Value::Date(day), Value::Int(1)}));
     return outcome.rows > 0;
   }
+
+  Result<WriteCounters> Counters() override {
+    if (db_ == nullptr) return Status::InvalidArgument("cassette engine not open");
+    return ReadingsTableCounters(db_.get());
+  }
+
+  bool ExpiresOnRead() const override { return true; }
 
   Status Close() override {
     batches_.clear();

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "bench/driver/bench_engine.h"
+#include "cassette/db.h"
 #include "cassette/options.h"
 #include "cassette/schema.h"
 
@@ -15,12 +16,18 @@ inline constexpr const char* kBenchTable = "readings";
 
 // bench.readings: ((sensor_id, day), reading_time DESC), zstd at the
 // configured level, TWCS with one-day windows (the engine's default for
-// time series, per the workload).
+// time series, per the workload); with a TTL (W5), one-hour windows, that
+// default_time_to_live and gc_grace_seconds of one window.
 TableSchema ReadingsTableSchema(const EngineConfig& config);
 // The CREATE TABLE of the same table, for the CQL engine.
 std::string ReadingsTableCql(const EngineConfig& config);
-// Posix files, system clock, the log as configured (periodic sync: never
-// fsynced per write), the configured memtable size.
+// Posix files, the system clock (or the simulated one of W5), the log as configured (periodic sync:
+// never fsynced per write), the configured memtable size.
 Options BenchDatabaseOptions(const EngineConfig& config);
+// The table's settings for the report: "TWCS 1-day windows, zstd-3, ...".
+std::string ReadingsTableDescription(const EngineConfig& config);
+// W5: the table's flushed and compacted bytes (TableStats); cassette has no
+// public counter of its commit-log bytes, so log_bytes stays -1.
+Result<WriteCounters> ReadingsTableCounters(Database* db);
 
 }  // namespace cassette::bench

@@ -21,24 +21,13 @@ std::string Clean(std::string s) {
   return s;
 }
 
-double WorkloadResult::*const kNumbers[] = {&WorkloadResult::ops_per_s,
-                                            &WorkloadResult::mb_per_s,
-                                            &WorkloadResult::p50_us,
-                                            &WorkloadResult::p99_us,
-                                            &WorkloadResult::write_amplification,
-                                            &WorkloadResult::space_amplification,
-                                            &WorkloadResult::bytes_per_row,
-                                            &WorkloadResult::disk_fraction,
-                                            &WorkloadResult::peak_rss_mb,
-                                            &WorkloadResult::seconds};
-
 std::string Serialize(const Result<EngineRun>& run) {
   if (!run.ok()) return "error\t" + Clean(run.status().ToString()) + "\n";
   std::string out = "ok\t" + Clean(run->description) + "\n";
   for (const WorkloadResult& r : run->results) {
     out += Clean(r.workload) + "\t" + Clean(r.engine) + "\t" + (r.available ? "1" : "0") + "\t" +
            Clean(r.note);
-    for (double WorkloadResult::*field : kNumbers) {
+    for (double WorkloadResult::*field : kResultNumbers) {
       char buf[40];
       std::snprintf(buf, sizeof(buf), "\t%.17g", r.*field);
       out += buf;
@@ -66,7 +55,7 @@ Result<EngineRun> Parse(const std::string& text) {
   if (head.empty() || head[0] != "ok") return Status::IOError("unreadable report: " + line);
   EngineRun run;
   run.description = head.size() > 1 ? head[1] : "";
-  const size_t numbers = std::size(kNumbers);
+  const size_t numbers = std::size(kResultNumbers);
   while (std::getline(in, line)) {
     std::vector<std::string> f = SplitTabs(line);
     if (f.size() != 4 + numbers) return Status::IOError("unreadable result: " + line);
@@ -75,7 +64,8 @@ Result<EngineRun> Parse(const std::string& text) {
     r.engine = f[1];
     r.available = f[2] == "1";
     r.note = f[3];
-    for (size_t i = 0; i < numbers; ++i) r.*kNumbers[i] = std::strtod(f[4 + i].c_str(), nullptr);
+    for (size_t i = 0; i < numbers; ++i)
+      r.*kResultNumbers[i] = std::strtod(f[4 + i].c_str(), nullptr);
     run.results.push_back(std::move(r));
   }
   return run;

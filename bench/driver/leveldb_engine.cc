@@ -51,6 +51,11 @@ class LevelDbEngine final : public BenchEngine {
   Status Open(const EngineConfig& config) override {
     if (db_ != nullptr) return Status::InvalidArgument("leveldb engine already open");
     if (!config.log) return Status::NotSupported("LevelDB cannot run without its log");
+    // W5 needs rows to leave by age: LevelDB has neither a compaction filter
+    // nor FIFO compaction, so it cannot keep a TTL.
+    if (config.ttl_seconds > 0) {
+      return Status::NotSupported("LevelDB has no TTL mechanism (no compaction filter, no FIFO)");
+    }
     sensors_.Reset(config.sensors);
 
     // The options only borrow the filter policy and the cache: they must

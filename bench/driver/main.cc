@@ -20,6 +20,7 @@
 #include "bench/driver/isolated_run.h"
 #include "bench/driver/machine_limits.h"
 #include "bench/driver/report.h"
+#include "bench/driver/retention_workload.h"
 #include "bench/driver/workload_runner.h"
 
 namespace cassette::bench {
@@ -27,15 +28,19 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: cassette-bench [--scale X] [--reps N] [--engines a,b,...] [--dir DIR]\n"
-    "                      [--json FILE] [--growth 1,4,16] [--no-limits] [--keep]\n"
+    "                      [--json FILE] [--growth 1,4,16] [--workloads w1-w4,w5]\n"
+    "                      [--no-limits] [--keep]\n"
     "  --scale X    shrink (or grow) every workload: rows, sensors and queries (default 1:\n"
-    "               20 M rows of 1,000 sensors)\n"
+    "               20 M rows of 1,000 sensors); W5 keeps its 50 sensors and 7 days and\n"
+    "               reads every round(1/X) seconds\n"
     "  --reps N     repetitions; figures are medians (default 3)\n"
     "  --engines    any of cassette, cassette-cql, rocksdb, leveldb (default: all built in)\n"
     "  --dir DIR    where each engine gets a fresh directory (default ./cassette-bench-data)\n"
     "  --json FILE  the results as JSON (default cassette-bench.json)\n"
     "  --growth L   also run W1 and W2 with the rows multiplied by each factor of L\n"
     "               (same sensors, longer simulated time): cost as the work grows\n"
+    "  --workloads  w1-w4 (W1, W1-nolog, W2, W3, W4, space and the grown runs) and/or\n"
+    "               w5 (retention); default both\n"
     "  --no-limits  skip measuring the machine's disk, memcpy and zstd speeds\n"
     "  --keep       keep the engines' directories\n";
 
@@ -44,6 +49,8 @@ struct Flags {
   int reps = 3;
   std::vector<std::string> engines;
   std::vector<int> growth = {1};
+  bool base = true;       // W1-W4, space and the grown runs
+  bool retention = true;  // W5
   std::string dir = "cassette-bench-data";
   std::string json = "cassette-bench.json";
   bool limits = true;
@@ -69,7 +76,7 @@ bool ParseFlags(int argc, char** argv, Flags* flags, std::string* error) {
     } else if (arg == "--keep") {
       flags->keep = true;
     } else if (arg == "--scale" || arg == "--reps" || arg == "--engines" || arg == "--dir" ||
-               arg == "--json" || arg == "--growth") {
+               arg == "--json" || arg == "--growth" || arg == "--workloads") {
       const char* v = value();
       if (v == nullptr) {
         *error = arg + " needs a value";
@@ -102,6 +109,23 @@ bool ParseFlags(int argc, char** argv, Flags* flags, std::string* error) {
         }
         if (flags->growth.empty()) {
           *error = "--growth needs at least one factor";
+          return false;
+        }
+      } else if (arg == "--workloads") {
+        flags->base = false;
+        flags->retention = false;
+        for (const std::string& w : SplitCommas(v)) {
+          if (w == "w1-w4" || w == "W1-W4") {
+            flags->base = true;
+          } else if (w == "w5" || w == "W5") {
+            flags->retention = true;
+          } else {
+            *error = "--workloads takes w1-w4 and w5, not " + w;
+            return false;
+          }
+        }
+        if (!flags->base && !flags->retention) {
+          *error = "--workloads needs w1-w4, w5 or both";
           return false;
         }
       } else if (arg == "--dir") {
@@ -148,6 +172,9 @@ int Run(const Flags& flags) {
   if (names.empty()) names = {"cassette", "cassette-cql", "rocksdb", "leveldb"};
   ReportContext context;
   context.plan = ScaledPlan(flags.scale);
+  context.retention = ScaledRetentionPlan(flags.scale);
+  context.base = flags.base;
+  context.w5 = flags.retention;
   context.scale = flags.scale;
   context.repetitions = flags.reps;
   context.growth.clear();
@@ -166,6 +193,11 @@ int Run(const Flags& flags) {
     }
     context.engines.push_back(name);
     if (name != "cassette" && name != "cassette-cql") context.peers.push_back(name);
+    // W5 runs RocksDB twice (leveled with a filter, FIFO): a column each.
+    if (name == "rocksdb" && flags.retention) {
+      context.engines.push_back("rocksdb-fifo");
+      context.peers.push_back("rocksdb-fifo");
+    }
   }
   const Status made = FreshDirectory(flags.dir);
   if (!made.ok()) {
@@ -195,12 +227,14 @@ int Run(const Flags& flags) {
   };
   std::vector<Pass> passes;
   for (int g : flags.growth) {
+    if (!flags.base) break;
     passes.push_back({g, true});
     if (g == 1) passes.push_back({g, false});
   }
   for (int rep = 0; rep < flags.reps; ++rep) {
     for (size_t e = 0; e < context.engines.size(); ++e) {
       const std::string& name = context.engines[e];
+      if (name == "rocksdb-fifo") continue;  // a W5 variant of "rocksdb", run below
       for (const Pass& pass : passes) {
         const bool log = pass.log;
         RunPlan plan = context.plan;
@@ -230,6 +264,34 @@ int Run(const Flags& flags) {
           std::error_code ec;
           std::filesystem::remove_all(dir, ec);
         }
+      }
+    }
+    if (!flags.retention) continue;
+    for (size_t e = 0; e < context.engines.size(); ++e) {
+      const std::string& column = context.engines[e];
+      const bool fifo = column == "rocksdb-fifo";
+      const std::string name = fifo ? "rocksdb" : column;
+      const std::string dir = flags.dir + "/" + column + "-w5";
+      std::cerr << "rep " << rep + 1 << "/" << flags.reps << ": " << column << " W5...\n";
+      Result<EngineRun> run = RunIsolated([&]() -> Result<EngineRun> {
+        CASSETTE_RETURN_IF_ERROR(FreshDirectory(dir));
+        std::unique_ptr<BenchEngine> engine = NewEngine(name);
+        EngineRun out;
+        CASSETTE_ASSIGN_OR_RETURN(
+            WorkloadResult result,
+            RunRetention(engine.get(), context.retention, dir, fifo, &out.description));
+        out.results.push_back(std::move(result));
+        return out;
+      });
+      if (!run.ok()) {
+        std::cerr << "cassette-bench: " << column << " W5: " << run.status().ToString() << "\n";
+        return 1;
+      }
+      if (context.descriptions[e].empty()) context.descriptions[e] = run->description;
+      runs.insert(runs.end(), run->results.begin(), run->results.end());
+      if (!flags.keep) {
+        std::error_code ec;
+        std::filesystem::remove_all(dir, ec);
       }
     }
   }

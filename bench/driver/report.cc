@@ -40,6 +40,14 @@ std::vector<Metric> Metrics(const std::vector<WorkloadResult>& results) {
       {"W4", "lookups/s", &WorkloadResult::ops_per_s, true},
       {"W4", "p99 us", &WorkloadResult::p99_us, false},
       {"space", "bytes/row after full compaction", &WorkloadResult::bytes_per_row, false},
+      {"W5", "rows/s (ingest)", &WorkloadResult::ops_per_s, true},
+      {"W5", "SSTable bytes written / logical", &WorkloadResult::sstable_write_amplification,
+       false},
+      {"W5", "all bytes written (log too) / logical", &WorkloadResult::write_amplification, false},
+      {"W5", "MB on disk at the end", &WorkloadResult::disk_mb, false},
+      {"W5", "bytes on disk / logical live bytes", &WorkloadResult::space_amplification, false},
+      {"W5", "expired rows readable", &WorkloadResult::expired_rows_readable, false},
+      {"W5", "live rows missing", &WorkloadResult::live_rows_missing, false},
   };
   // The grown runs ("W1 x4", "W2 x16"), in the order they ran.
   std::vector<std::string> grown;
@@ -99,6 +107,50 @@ double Ratio(const Metric& m, const std::vector<WorkloadResult>& results,
   return m.higher_is_better ? ours->*m.field / best : best / ours->*m.field;
 }
 
+// One of W5's targets (issue 5): cassette's figure against a peer's
+// (value / peer_value <= limit), or on its own (value <= limit).
+struct Target {
+  std::string figure;
+  std::string engine;
+  std::string peer;  // empty: no peer
+  double value = 0;
+  double peer_value = 0;
+  double limit = 0;
+  bool met = false;
+};
+
+std::vector<Target> W5Targets(const std::vector<WorkloadResult>& results) {
+  std::vector<Target> targets;
+  const WorkloadResult* ours = Find(results, "W5", "cassette");
+  if (ours == nullptr || !ours->available) return targets;
+  auto against = [&](const char* figure, const std::string& peer, double WorkloadResult::*field,
+                     double limit) {
+    const WorkloadResult* theirs = Find(results, "W5", peer);
+    if (theirs == nullptr || !theirs->available || theirs->*field <= 0) return;
+    Target t{figure, "cassette", peer, ours->*field, theirs->*field, limit, false};
+    t.met = t.value / t.peer_value <= limit;
+    targets.push_back(t);
+  };
+  against("SSTable write amplification", "rocksdb", &WorkloadResult::sstable_write_amplification,
+          0.5);
+  against("SSTable write amplification", "rocksdb-fifo",
+          &WorkloadResult::sstable_write_amplification, 1.1);
+  against("MB on disk at the end", "rocksdb", &WorkloadResult::disk_mb, 1.0);
+  for (const char* engine : {"cassette", "cassette-cql"}) {
+    const WorkloadResult* r = Find(results, "W5", engine);
+    if (r == nullptr || !r->available) continue;
+    targets.push_back({"expired rows readable", engine, "", r->expired_rows_readable, 0, 0,
+                       r->expired_rows_readable <= 0});
+  }
+  return targets;
+}
+
+std::string PeerLabel(const std::string& peer) {
+  if (peer == "rocksdb") return "RocksDB leveled-with-filter's";
+  if (peer == "rocksdb-fifo") return "RocksDB FIFO's";
+  return peer + "'s";
+}
+
 std::string JsonString(const std::string& s) {
   std::string out = "\"";
   for (char c : s) {
@@ -133,21 +185,11 @@ std::vector<WorkloadResult> Medians(const std::vector<WorkloadResult>& runs) {
     if (groups[key].empty()) order.push_back(key);
     groups[key].push_back(&r);
   }
-  const std::vector<double WorkloadResult::*> fields = {&WorkloadResult::ops_per_s,
-                                                        &WorkloadResult::mb_per_s,
-                                                        &WorkloadResult::p50_us,
-                                                        &WorkloadResult::p99_us,
-                                                        &WorkloadResult::write_amplification,
-                                                        &WorkloadResult::space_amplification,
-                                                        &WorkloadResult::bytes_per_row,
-                                                        &WorkloadResult::disk_fraction,
-                                                        &WorkloadResult::peak_rss_mb,
-                                                        &WorkloadResult::seconds};
   std::vector<WorkloadResult> medians;
   for (const auto& key : order) {
     const std::vector<const WorkloadResult*>& group = groups[key];
     WorkloadResult median = *group.front();
-    for (double WorkloadResult::*field : fields) {
+    for (double WorkloadResult::*field : kResultNumbers) {
       std::vector<double> values;
       for (const WorkloadResult* r : group) values.push_back(r->*field);
       std::sort(values.begin(), values.end());
@@ -212,11 +254,34 @@ std::string FormatTable(const std::vector<WorkloadResult>& medians, const Report
   for (const WorkloadResult& r : medians) {
     if (!r.available) out << r.engine << " " << r.workload << ": n/a (" << r.note << ")\n";
   }
-  out << "rows " << context.plan.rows << ", sensors " << context.plan.sensors << ", batches of "
-      << context.plan.batch_rows << ", W2 " << context.plan.newest_queries << " queries, W3 "
-      << context.plan.slice_queries << ", W4 " << context.plan.missing_lookups
-      << " lookups; rows grown x" << context.growth << "; scale " << context.scale
-      << "; medians of " << context.repetitions << " repetitions\n";
+  for (const WorkloadResult& r : medians) {
+    if (r.available && r.workload == "W5") out << "W5 " << r.engine << ": " << r.note << "\n";
+  }
+  for (const Target& t : W5Targets(medians)) {
+    out << "W5 target: " << t.engine << " " << t.figure << " " << Number(t.value);
+    if (t.peer.empty()) {
+      out << " (target: " << Number(t.limit) << ")";
+    } else {
+      out << " = " << Number(t.value / t.peer_value) << " x " << PeerLabel(t.peer) << " "
+          << Number(t.peer_value) << " (target: <= " << Number(t.limit) << " x)";
+    }
+    out << ": " << (t.met ? "met" : "NOT MET") << "\n";
+  }
+  if (context.w5) {
+    const RetentionPlan& w5 = context.retention;
+    out << "W5: " << w5.sensors << " sensors, " << w5.days << " simulated days, one reading every "
+        << w5.interval_seconds << " s (" << w5.Rows() << " rows), TTL " << w5.ttl_seconds
+        << " s, memtable " << Number(static_cast<double>(w5.memtable_bytes) / (1 << 20))
+        << " MiB; scale " << context.scale << ", medians of " << context.repetitions
+        << " repetitions\n";
+  }
+  if (context.base) {
+    out << "rows " << context.plan.rows << ", sensors " << context.plan.sensors << ", batches of "
+        << context.plan.batch_rows << ", W2 " << context.plan.newest_queries << " queries, W3 "
+        << context.plan.slice_queries << ", W4 " << context.plan.missing_lookups
+        << " lookups; rows grown x" << context.growth << "; scale " << context.scale
+        << "; medians of " << context.repetitions << " repetitions\n";
+  }
   if (context.limits != nullptr) {
     const MachineLimits& l = *context.limits;
     out << "machine: " << l.cpu_model << ", " << l.cores << " cores; disk (" << l.disk_dir
@@ -238,6 +303,13 @@ std::string FormatJson(const std::vector<WorkloadResult>& medians, const ReportC
       << ",\"memtable_bytes\":" << context.plan.memtable_bytes
       << ",\"zstd_level\":" << context.plan.zstd_level << ",\"growth\":\"" << context.growth
       << "\"}";
+  if (context.w5) {
+    const RetentionPlan& w5 = context.retention;
+    out << ",\"w5_plan\":{\"sensors\":" << w5.sensors << ",\"days\":" << w5.days
+        << ",\"interval_seconds\":" << w5.interval_seconds << ",\"rows\":" << w5.Rows()
+        << ",\"ttl_seconds\":" << w5.ttl_seconds << ",\"memtable_bytes\":" << w5.memtable_bytes
+        << "}";
+  }
   if (context.limits != nullptr) {
     const MachineLimits& l = *context.limits;
     out << ",\"machine\":{\"cpu\":" << JsonString(l.cpu_model) << ",\"cores\":" << l.cores
@@ -258,7 +330,7 @@ std::string FormatJson(const std::vector<WorkloadResult>& medians, const ReportC
     out << (i > 0 ? "," : "") << "{\"workload\":" << JsonString(r.workload)
         << ",\"engine\":" << JsonString(r.engine)
         << ",\"available\":" << (r.available ? "true" : "false");
-    if (!r.available) out << ",\"note\":" << JsonString(r.note);
+    if (!r.available || !r.note.empty()) out << ",\"note\":" << JsonString(r.note);
     out << ",\"ops_per_s\":" << JsonNumber(r.ops_per_s)
         << ",\"mb_per_s\":" << JsonNumber(r.mb_per_s) << ",\"p50_us\":" << JsonNumber(r.p50_us)
         << ",\"p99_us\":" << JsonNumber(r.p99_us)
@@ -267,7 +339,14 @@ std::string FormatJson(const std::vector<WorkloadResult>& medians, const ReportC
         << ",\"bytes_per_row\":" << JsonNumber(r.bytes_per_row)
         << ",\"disk_fraction\":" << JsonNumber(r.disk_fraction)
         << ",\"peak_rss_mb\":" << JsonNumber(r.peak_rss_mb)
-        << ",\"seconds\":" << JsonNumber(r.seconds) << "}";
+        << ",\"seconds\":" << JsonNumber(r.seconds);
+    if (r.workload == "W5") {
+      out << ",\"sstable_write_amplification\":" << JsonNumber(r.sstable_write_amplification)
+          << ",\"disk_mb\":" << JsonNumber(r.disk_mb)
+          << ",\"expired_rows_readable\":" << JsonNumber(r.expired_rows_readable)
+          << ",\"live_rows_missing\":" << JsonNumber(r.live_rows_missing);
+    }
+    out << "}";
   }
   out << "],\"ratios\":[";
   bool first = true;
@@ -277,6 +356,18 @@ std::string FormatJson(const std::vector<WorkloadResult>& medians, const ReportC
     out << (first ? "" : ",") << "{\"workload\":" << JsonString(m.workload)
         << ",\"figure\":" << JsonString(m.label)
         << ",\"cassette_vs_best_peer\":" << JsonNumber(ratio) << "}";
+    first = false;
+  }
+  out << "],\"w5_targets\":[";
+  first = true;
+  for (const Target& t : W5Targets(medians)) {
+    out << (first ? "" : ",") << "{\"figure\":" << JsonString(t.figure)
+        << ",\"engine\":" << JsonString(t.engine) << ",\"value\":" << JsonNumber(t.value);
+    if (!t.peer.empty()) {
+      out << ",\"peer\":" << JsonString(t.peer) << ",\"peer_value\":" << JsonNumber(t.peer_value)
+          << ",\"ratio\":" << JsonNumber(t.value / t.peer_value);
+    }
+    out << ",\"limit\":" << JsonNumber(t.limit) << ",\"met\":" << (t.met ? "true" : "false") << "}";
     first = false;
   }
   out << "]}\n";

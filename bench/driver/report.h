@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/driver/retention_workload.h"
 #include "bench/driver/workload_runner.h"
 
 namespace cassette::bench {
@@ -21,6 +22,9 @@ struct ReportContext {
   std::vector<std::string> descriptions;  // per engine, same order
   const MachineLimits* limits = nullptr;  // null: not measured
   RunPlan plan;
+  RetentionPlan retention;
+  bool base = true;  // W1-W4 ran
+  bool w5 = false;   // W5 ran
   double scale = 1;
   std::string growth = "1";  // the row multipliers run, e.g. "1,4,16"
   int repetitions = 0;

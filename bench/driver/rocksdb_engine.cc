@@ -20,11 +20,15 @@
 #include <vector>
 
 #include <rocksdb/cache.h>
+#include <rocksdb/compaction_filter.h>
 #include <rocksdb/db.h>
+#include <rocksdb/env.h>
 #include <rocksdb/filter_policy.h>
 #include <rocksdb/options.h>
 #include <rocksdb/perf_level.h>
 #include <rocksdb/slice_transform.h>
+#include <rocksdb/statistics.h>
+#include <rocksdb/system_clock.h>
 #include <rocksdb/table.h>
 #include <rocksdb/version.h>
 #include <rocksdb/write_batch.h>
@@ -46,17 +50,83 @@ Status FromRocks(const rocksdb::Status& s, std::string_view what) {
 // is a store, so doing it on each call covers whatever thread the driver uses.
 void DisablePerfCounters() { rocksdb::SetPerfLevel(rocksdb::PerfLevel::kDisable); }
 
+// W5: RocksDB's "now" is the workload's simulated time. FIFO's ttl compares
+// a file's creation time with GetCurrentTime, and both come from the Env's
+// SystemClock, so the clock is replaced there (Env::system_clock_, which
+// RocksDB's internals use) and in the Env's own forwarding calls. Sleeps
+// stay real.
+class SimulatedSystemClock final : public rocksdb::SystemClockWrapper {
+ public:
+  explicit SimulatedSystemClock(std::shared_ptr<ManualClock> clock)
+      : SystemClockWrapper(rocksdb::SystemClock::Default()), clock_(std::move(clock)) {}
+  const char* Name() const override { return "cassette-bench-simulated"; }
+  uint64_t NowMicros() override { return static_cast<uint64_t>(clock_->WallMicros()); }
+  uint64_t NowNanos() override { return static_cast<uint64_t>(clock_->WallMicros()) * 1000; }
+  rocksdb::Status GetCurrentTime(int64_t* unix_time) override {
+    *unix_time = clock_->WallMicros() / 1'000'000;
+    return rocksdb::Status::OK();
+  }
+
+ private:
+  std::shared_ptr<ManualClock> clock_;
+};
+
+class SimulatedEnv final : public rocksdb::EnvWrapper {
+ public:
+  explicit SimulatedEnv(std::shared_ptr<ManualClock> clock) : EnvWrapper(rocksdb::Env::Default()) {
+    system_clock_ = std::make_shared<SimulatedSystemClock>(std::move(clock));
+  }
+  const char* Name() const override { return "cassette-bench-simulated"; }
+  uint64_t NowMicros() override { return system_clock_->NowMicros(); }
+  uint64_t NowNanos() override { return system_clock_->NowNanos(); }
+  rocksdb::Status GetCurrentTime(int64_t* unix_time) override {
+    return system_clock_->GetCurrentTime(unix_time);
+  }
+};
+
+// W5, leveled: compaction drops a row once its reading time, read from the
+// key (uuid ‖ BE day ‖ BE (2^63 − 1 − ms)), is more than the TTL before the
+// simulated now. Rows stay readable until a compaction reaches them.
+class RetentionFilter final : public rocksdb::CompactionFilter {
+ public:
+  RetentionFilter(std::shared_ptr<ManualClock> clock, int64_t ttl_seconds)
+      : clock_(std::move(clock)), ttl_ms_(ttl_seconds * 1000) {}
+  const char* Name() const override { return "cassette-bench-retention"; }
+  bool Filter(int /*level*/, const rocksdb::Slice& key, const rocksdb::Slice& /*value*/,
+              std::string* /*new_value*/, bool* /*value_changed*/) const override {
+    if (key.size() < kPeerKeySize) return false;
+    uint64_t reversed = 0;
+    for (size_t i = kPeerPartitionPrefixSize; i < kPeerKeySize; ++i) {
+      reversed = (reversed << 8) | static_cast<uint8_t>(key[i]);
+    }
+    const int64_t reading_ms = static_cast<int64_t>(PeerReversedTime(0) - reversed);
+    return reading_ms < clock_->WallMicros() / 1000 - ttl_ms_;
+  }
+
+ private:
+  std::shared_ptr<ManualClock> clock_;
+  int64_t ttl_ms_;
+};
+
 class RocksDbEngine final : public BenchEngine {
  public:
   ~RocksDbEngine() override { Close().IgnoreError(); }
 
-  std::string name() const override { return "rocksdb"; }
+  std::string name() const override { return config_.fifo ? "rocksdb-fifo" : "rocksdb"; }
 
   std::string description() const override {
     std::string d = "RocksDB " + std::to_string(ROCKSDB_MAJOR) + "." +
-                    std::to_string(ROCKSDB_MINOR) + "." + std::to_string(ROCKSDB_PATCH) +
-                    " leveled, zstd-" + std::to_string(config_.zstd_level) +
-                    ", 16 KiB blocks, prefix bloom 10 bits";
+                    std::to_string(ROCKSDB_MINOR) + "." + std::to_string(ROCKSDB_PATCH);
+    if (config_.ttl_seconds > 0 && config_.fifo) {
+      d += " FIFO with ttl " + std::to_string(config_.ttl_seconds) + " s (no size limit)";
+    } else if (config_.ttl_seconds > 0) {
+      d += " leveled with a compaction filter dropping rows older than " +
+           std::to_string(config_.ttl_seconds) + " s";
+    } else {
+      d += " leveled";
+    }
+    d += ", zstd-" + std::to_string(config_.zstd_level) + ", 16 KiB blocks, prefix bloom 10 bits";
+    if (config_.clock != nullptr) d += ", simulated clock (Env)";
     if (!config_.log) d += ", WAL off";
     return d;
   }
@@ -91,6 +161,29 @@ class RocksDbEngine final : public BenchEngine {
     table.block_cache = rocksdb::NewLRUCache(kBlockCacheBytes);
     options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
 
+    if (config.clock != nullptr) {
+      env_ = std::make_unique<SimulatedEnv>(config.clock);
+      options.env = env_.get();
+    }
+    if (config.ttl_seconds > 0) {
+      // W5 reports the flush, compaction and WAL bytes RocksDB counts.
+      statistics_ = rocksdb::CreateDBStatistics();
+      options.statistics = statistics_;
+      if (config.fifo) {
+        options.compaction_style = rocksdb::kCompactionStyleFIFO;
+        // Only the TTL drops files: the size cap (1 GiB by default) would
+        // drop live data of a full-scale run.
+        options.compaction_options_fifo.max_table_files_size = UINT64_MAX;
+        options.ttl = static_cast<uint64_t>(config.ttl_seconds);
+      } else {
+        if (config.clock == nullptr) {
+          return Status::InvalidArgument("rocksdb: a TTL filter needs the simulated clock");
+        }
+        filter_ = std::make_unique<RetentionFilter>(config.clock, config.ttl_seconds);
+        options.compaction_filter = filter_.get();
+      }
+    }
+
     rocksdb::DB* db = nullptr;
     rocksdb::Status s = rocksdb::DB::Open(options, config.dir, &db);
     if (!s.ok()) return FromRocks(s, "open " + config.dir);
@@ -122,14 +215,25 @@ class RocksDbEngine final : public BenchEngine {
     rocksdb::Status s = db_->Flush(flush);
     if (!s.ok()) return FromRocks(s, "flush");
     // 7.8 has no WaitForCompact: poll until nothing runs and nothing is due.
+    // FIFO with ttl can report a compaction due that its picker declines
+    // (the score counts a file expired by its oldest key's time, the picker
+    // goes by the file's creation time): then nothing ever runs, so a second
+    // of "due" with nothing running counts as idle. RocksDB schedules what
+    // is due as soon as a flush or compaction finishes, well within that.
+    constexpr int kDeclinedPolls = 100;
+    int idle_but_due = 0;
     for (;;) {
       uint64_t running = 0;
       uint64_t pending = 0;
+      uint64_t flushing = 0;
       if (!db_->GetIntProperty("rocksdb.num-running-compactions", &running) ||
-          !db_->GetIntProperty("rocksdb.compaction-pending", &pending)) {
+          !db_->GetIntProperty("rocksdb.compaction-pending", &pending) ||
+          !db_->GetIntProperty("rocksdb.num-running-flushes", &flushing)) {
         return Status::IOError("rocksdb: compaction properties unavailable");
       }
-      if (running == 0 && pending == 0) return Status::OK();
+      if (running == 0 && flushing == 0 && pending == 0) return Status::OK();
+      idle_but_due = running == 0 && flushing == 0 ? idle_but_due + 1 : 0;
+      if (idle_but_due >= kDeclinedPolls) return Status::OK();
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
   }
@@ -177,10 +281,29 @@ class RocksDbEngine final : public BenchEngine {
   Status Close() override {
     if (db_ == nullptr) return Status::OK();
     rocksdb::Status s = db_->Close();
+    // The Env and the filter must outlive the DB.
     db_.reset();
+    filter_.reset();
+    env_.reset();
     if (!s.ok()) return FromRocks(s, "close");
     return Status::OK();
   }
+
+  Result<WriteCounters> Counters() override {
+    if (db_ == nullptr) return Status::InvalidArgument("rocksdb engine not open");
+    WriteCounters counters;
+    if (statistics_ == nullptr) return counters;
+    const uint64_t flushed = statistics_->getTickerCount(rocksdb::FLUSH_WRITE_BYTES);
+    const uint64_t compacted = statistics_->getTickerCount(rocksdb::COMPACT_WRITE_BYTES);
+    counters.sstable_bytes = static_cast<int64_t>(flushed + compacted);
+    counters.log_bytes = static_cast<int64_t>(statistics_->getTickerCount(rocksdb::WAL_FILE_BYTES));
+    counters.detail = std::to_string(flushed) + " bytes flushed, " + std::to_string(compacted) +
+                      " compacted, " + std::to_string(counters.log_bytes) +
+                      " WAL bytes; files at the end: " + FilesPerLevel();
+    return counters;
+  }
+
+  bool MayDropLiveRows() const override { return config_.fifo; }
 
  private:
   // prefix_same_as_start keeps the iterator inside the partition and lets
@@ -191,7 +314,25 @@ class RocksDbEngine final : public BenchEngine {
     return options;
   }
 
+  // "L0 3, L1 5, ..." of the levels holding files.
+  std::string FilesPerLevel() {
+    std::string out;
+    for (int level = 0; level < 7; ++level) {
+      std::string files;
+      if (!db_->GetProperty("rocksdb.num-files-at-level" + std::to_string(level), &files) ||
+          files == "0") {
+        continue;
+      }
+      out += (out.empty() ? "L" : ", L") + std::to_string(level) + " " + files;
+    }
+    return out.empty() ? "no" : out;
+  }
+
   EngineConfig config_;
+  // Declared before db_: members are destroyed in reverse, and the DB uses both.
+  std::unique_ptr<SimulatedEnv> env_;
+  std::unique_ptr<RetentionFilter> filter_;
+  std::shared_ptr<rocksdb::Statistics> statistics_;
   std::unique_ptr<rocksdb::DB> db_;
   rocksdb::WriteOptions write_options_;
   PeerSensors sensors_;

@@ -43,12 +43,39 @@ struct WorkloadResult {
   double mb_per_s = 0;   // logical MB/s (W1, W3)
   double p50_us = 0;     // per write call (W1) or per query
   double p99_us = 0;
-  double write_amplification = 0;  // W1: bytes written ÷ logical bytes
-  double space_amplification = 0;  // bytes on disk ÷ logical bytes
-  double bytes_per_row = 0;        // space: on disk after a full compaction
-  double disk_fraction = 0;        // W1: bytes written per second ÷ disk bandwidth
-  double peak_rss_mb = 0;          // W1
-  double seconds = 0;              // the workload's wall time
+  // W1: bytes written ÷ logical bytes; W5: flush, compaction and log bytes
+  // ÷ logical bytes.
+  double write_amplification = 0;
+  // W1: bytes on disk ÷ logical bytes; W5: ÷ the logical bytes of the rows
+  // still within their TTL.
+  double space_amplification = 0;
+  double bytes_per_row = 0;                // space: on disk after a full compaction
+  double disk_fraction = 0;                // W1: bytes written per second ÷ disk bandwidth
+  double peak_rss_mb = 0;                  // W1
+  double seconds = 0;                      // the workload's wall time
+  double sstable_write_amplification = 0;  // W5: flush + compaction bytes ÷ logical bytes
+  double disk_mb = 0;                      // W5: MB on disk at the end
+  double expired_rows_readable = 0;        // W5: rows past their TTL a read still returns
+  double live_rows_missing = 0;            // W5: rows within their TTL no read returns
+};
+
+// Every number of a WorkloadResult, for the code that handles them alike
+// (medians, the child's report to the parent).
+inline constexpr double WorkloadResult::*kResultNumbers[] = {
+    &WorkloadResult::ops_per_s,
+    &WorkloadResult::mb_per_s,
+    &WorkloadResult::p50_us,
+    &WorkloadResult::p99_us,
+    &WorkloadResult::write_amplification,
+    &WorkloadResult::space_amplification,
+    &WorkloadResult::bytes_per_row,
+    &WorkloadResult::disk_fraction,
+    &WorkloadResult::peak_rss_mb,
+    &WorkloadResult::seconds,
+    &WorkloadResult::sstable_write_amplification,
+    &WorkloadResult::disk_mb,
+    &WorkloadResult::expired_rows_readable,
+    &WorkloadResult::live_rows_missing,
 };
 
 // W1 and the reads (or only W1 when !log). `disk_mb_per_s` (0: unknown)
