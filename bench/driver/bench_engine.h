@@ -36,9 +36,10 @@ struct EngineConfig {
 
 // Bytes an engine counted itself writing; -1 where it keeps no counter.
 struct WriteCounters {
-  int64_t sstable_bytes = -1;  // flush and compaction output
-  int64_t log_bytes = -1;      // commit log / WAL
-  std::string detail;          // e.g. compactions run, files dropped whole
+  int64_t sstable_bytes = -1;       // flush and compaction output
+  int64_t log_bytes = -1;           // commit log / WAL
+  int64_t sstable_disk_bytes = -1;  // size of the live SSTable files now
+  std::string detail;               // e.g. compactions run, files dropped whole
 };
 
 // What a read returned: the rows and a sum over their temperatures, so the
@@ -77,8 +78,9 @@ class BenchEngine {
   // expiry on every read; the peers drop rows only when compaction reaches
   // them, so until then expired rows stay readable).
   virtual bool ExpiresOnRead() const { return false; }
-  // W5: whether the engine may drop rows still within their TTL (RocksDB
-  // FIFO drops a whole file by the age of its oldest data).
+  // W5: whether the engine may drop rows still within their TTL: RocksDB
+  // FIFO drops whole files by age, and which age has changed between
+  // releases (6.8 went by a file's oldest row, 7.8 by its flush time).
   virtual bool MayDropLiveRows() const { return false; }
 };
 

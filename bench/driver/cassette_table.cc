@@ -87,6 +87,7 @@ Result<WriteCounters> ReadingsTableCounters(Database* db) {
   CASSETTE_ASSIGN_OR_RETURN(TableStats stats, db->GetTableStats(kBenchKeyspace, kBenchTable));
   WriteCounters counters;
   counters.sstable_bytes = stats.bytes_flushed + stats.bytes_compacted;
+  counters.sstable_disk_bytes = stats.bytes_on_disk;
   counters.detail = std::to_string(stats.bytes_flushed) + " bytes flushed, " +
                     std::to_string(stats.bytes_compacted) + " compacted; " +
                     std::to_string(stats.compactions_completed) + " compactions, " +

@@ -45,6 +45,7 @@ std::vector<Metric> Metrics(const std::vector<WorkloadResult>& results) {
        false},
       {"W5", "all bytes written (log too) / logical", &WorkloadResult::write_amplification, false},
       {"W5", "MB on disk at the end", &WorkloadResult::disk_mb, false},
+      {"W5", "  of which SSTables", &WorkloadResult::sstable_disk_mb, false},
       {"W5", "bytes on disk / logical live bytes", &WorkloadResult::space_amplification, false},
       {"W5", "expired rows readable", &WorkloadResult::expired_rows_readable, false},
       {"W5", "live rows missing", &WorkloadResult::live_rows_missing, false},
@@ -343,6 +344,7 @@ std::string FormatJson(const std::vector<WorkloadResult>& medians, const ReportC
     if (r.workload == "W5") {
       out << ",\"sstable_write_amplification\":" << JsonNumber(r.sstable_write_amplification)
           << ",\"disk_mb\":" << JsonNumber(r.disk_mb)
+          << ",\"sstable_disk_mb\":" << JsonNumber(r.sstable_disk_mb)
           << ",\"expired_rows_readable\":" << JsonNumber(r.expired_rows_readable)
           << ",\"live_rows_missing\":" << JsonNumber(r.live_rows_missing);
     }

@@ -162,6 +162,9 @@ Result<WorkloadResult> Measure(BenchEngine* engine, const RetentionPlan& plan,
   const int64_t live_rows =
       RowsBetween(plan, plan.EndSecond() - plan.ttl_seconds + 1, plan.EndSecond()) * plan.sensors;
   result.disk_mb = disk / 1e6;
+  if (counters.sstable_disk_bytes >= 0) {
+    result.sstable_disk_mb = static_cast<double>(counters.sstable_disk_bytes) / 1e6;
+  }
   if (live_rows > 0) {
     result.space_amplification = disk / (static_cast<double>(live_rows) * kLogicalBytesPerRow);
   }

@@ -297,6 +297,10 @@ class RocksDbEngine final : public BenchEngine {
     const uint64_t compacted = statistics_->getTickerCount(rocksdb::COMPACT_WRITE_BYTES);
     counters.sstable_bytes = static_cast<int64_t>(flushed + compacted);
     counters.log_bytes = static_cast<int64_t>(statistics_->getTickerCount(rocksdb::WAL_FILE_BYTES));
+    uint64_t live_sst = 0;
+    if (db_->GetIntProperty("rocksdb.live-sst-files-size", &live_sst)) {
+      counters.sstable_disk_bytes = static_cast<int64_t>(live_sst);
+    }
     counters.detail = std::to_string(flushed) + " bytes flushed, " + std::to_string(compacted) +
                       " compacted, " + std::to_string(counters.log_bytes) +
                       " WAL bytes; files at the end: " + FilesPerLevel();

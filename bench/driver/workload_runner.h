@@ -54,7 +54,8 @@ struct WorkloadResult {
   double peak_rss_mb = 0;                  // W1
   double seconds = 0;                      // the workload's wall time
   double sstable_write_amplification = 0;  // W5: flush + compaction bytes ÷ logical bytes
-  double disk_mb = 0;                      // W5: MB on disk at the end
+  double disk_mb = 0;                      // W5: MB on disk at the end (every file)
+  double sstable_disk_mb = 0;              // W5: MB of live SSTables at the end
   double expired_rows_readable = 0;        // W5: rows past their TTL a read still returns
   double live_rows_missing = 0;            // W5: rows within their TTL no read returns
 };
@@ -74,6 +75,7 @@ inline constexpr double WorkloadResult::*kResultNumbers[] = {
     &WorkloadResult::seconds,
     &WorkloadResult::sstable_write_amplification,
     &WorkloadResult::disk_mb,
+    &WorkloadResult::sstable_disk_mb,
     &WorkloadResult::expired_rows_readable,
     &WorkloadResult::live_rows_missing,
 };
