@@ -274,35 +274,63 @@ Status DatabaseImpl::ApplyMutations(std::span<const Mutation> batch) {
   if (batch.empty()) return Status::OK();
   const int64_t now = options_.clock->WallMicros();
   const int64_t batch_timestamp = timestamps_.Next(now);
+  // The tables the batch writes, each looked up once: a batch mostly
+  // writes one table, and a lookup takes the state lock and two shared
+  // pointers. updates[i] goes to tables[table_of[i]].
+  struct BatchTable {
+    std::shared_ptr<Table> table;
+    std::shared_ptr<const TableSchema> schema;
+    std::vector<const PartitionUpdate*> updates;
+    uint64_t bytes = 0;
+  };
+  std::vector<BatchTable> tables;
+  std::vector<size_t> table_of;
   std::vector<PartitionUpdate> updates;
-  std::vector<std::shared_ptr<Table>> tables;
+  table_of.reserve(batch.size());
+  updates.reserve(batch.size());
   for (const Mutation& mutation : batch) {
-    CASSETTE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table,
-                              FindTable(mutation.keyspace(), mutation.table()));
+    size_t t = tables.size();
+    if (!tables.empty()) {
+      const TableSchema& last = *tables[table_of.back()].schema;
+      if (last.name() == mutation.table() && last.keyspace() == mutation.keyspace()) {
+        t = table_of.back();
+      }
+    }
+    if (t == tables.size()) {
+      CASSETTE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table,
+                                FindTable(mutation.keyspace(), mutation.table()));
+      for (t = 0; t < tables.size() && tables[t].table != table; ++t) {
+      }
+      if (t == tables.size()) {
+        std::shared_ptr<const TableSchema> schema = table->shared_schema();
+        tables.push_back({std::move(table), std::move(schema), {}, 0});
+      }
+    }
     if (mutation.timestamp() && *mutation.timestamp() == kNoTimestamp) {
       return Status::InvalidRequest(
           "Out of bound timestamp, must be in [-9223372036854775807, 9223372036854775807]");
     }
-    ConversionContext context{table->id(), mutation.timestamp().value_or(batch_timestamp),
+    ConversionContext context{tables[t].table->id(), mutation.timestamp().value_or(batch_timestamp),
                               NowInSeconds(now)};
-    const std::shared_ptr<const TableSchema> schema = table->shared_schema();
-    CASSETTE_ASSIGN_OR_RETURN(PartitionUpdate update, ConvertMutation(*schema, mutation, context));
+    CASSETTE_ASSIGN_OR_RETURN(PartitionUpdate update,
+                              ConvertMutation(*tables[t].schema, mutation, context));
     updates.push_back(std::move(update));
-    tables.push_back(std::move(table));
+    table_of.push_back(t);
   }
 
   std::string record;
-  std::vector<size_t> sizes;
   PutCommitRecordHeader(updates.size(), &record);
-  for (const PartitionUpdate& update : updates) {
+  for (size_t i = 0; i < updates.size(); ++i) {
     const size_t before = record.size();
-    EncodePartitionUpdate(update, &record);
-    sizes.push_back(record.size() - before);
-    if (sizes.back() > options_.max_mutation_size) {
-      return Status::InvalidRequest("Mutation of " + std::to_string(sizes.back()) +
+    EncodePartitionUpdate(updates[i], &record);
+    const size_t size = record.size() - before;
+    if (size > options_.max_mutation_size) {
+      return Status::InvalidRequest("Mutation of " + std::to_string(size) +
                                     " bytes is too large for the maximum size of " +
                                     std::to_string(options_.max_mutation_size));
     }
+    tables[table_of[i]].updates.push_back(&updates[i]);
+    tables[table_of[i]].bytes += size;
   }
   {
     std::shared_lock barrier(write_barrier_);
@@ -312,15 +340,15 @@ Status DatabaseImpl::ApplyMutations(std::span<const Mutation> batch) {
         return Status::WriteFailure("commit log append failed: " + position.status().message());
       }
     }
-    for (size_t i = 0; i < updates.size(); ++i) {
-      tables[i]->Apply(updates[i]);
-      tables[i]->AddUserBytes(sizes[i]);
+    for (BatchTable& t : tables) {
+      t.table->Apply(t.updates);
+      t.table->AddUserBytes(t.bytes);
     }
   }
   for (size_t i = 0; i < updates.size(); ++i) {
-    NoteLateWrite(*tables[i], batch[i].timestamp().value_or(batch_timestamp));
+    NoteLateWrite(*tables[table_of[i]].table, batch[i].timestamp().value_or(batch_timestamp));
   }
-  for (const auto& table : tables) MaybeScheduleFlush(table);
+  for (const BatchTable& t : tables) MaybeScheduleFlush(t.table);
   return Status::OK();
 }
 

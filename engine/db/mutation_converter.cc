@@ -396,6 +396,7 @@ Result<PartitionUpdate> ConvertMutation(const TableSchema& schema, const Mutatio
   }
 
   std::vector<Row> rows;
+  rows.reserve(mutation.rows().size());
   for (const RowOperation& op : mutation.rows()) {
     const bool static_only = op.clustering.empty() && clustering_count > 0;
     if (!static_only && op.clustering.size() != clustering_count) {
@@ -416,6 +417,7 @@ Result<PartitionUpdate> ConvertMutation(const TableSchema& schema, const Mutatio
       }
       row.deletion = deletion;
     }
+    row.columns.reserve(op.columns.size());
     if (op.kind == RowOperation::Kind::kInsert && !static_only) {
       row.marker = LivenessInfo{context.timestamp, static_cast<int32_t>(ttl),
                                 ttl > 0 ? context.now_sec + ttl : kNoDeletionTime};
@@ -456,13 +458,19 @@ Result<PartitionUpdate> ConvertMutation(const TableSchema& schema, const Mutatio
     std::stable_sort(rows.begin(), rows.end(),
                      [](const Row& a, const Row& b) { return a.clustering < b.clustering; });
   }
-  for (Row& row : rows) {
-    if (!update.rows.empty() && update.rows.back().clustering == row.clustering) {
-      MergeRow(&update.rows.back(), std::move(row));
+  // Rows of the same clustering merge, in place: the vector becomes the
+  // update's without another allocation.
+  size_t kept = 0;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    if (kept > 0 && rows[kept - 1].clustering == rows[i].clustering) {
+      MergeRow(&rows[kept - 1], std::move(rows[i]));
     } else {
-      update.rows.push_back(std::move(row));
+      if (kept != i) rows[kept] = std::move(rows[i]);
+      ++kept;
     }
   }
+  rows.resize(kept);
+  update.rows = std::move(rows);
   return update;
 }
 

@@ -47,13 +47,21 @@ RowBuilder& RowBuilder::SetCounter(std::string column, int64_t total) {
   return *this;
 }
 
+namespace {
+// A row mostly sets a few columns: room for them up front spares the
+// vector regrowing (moving every operation so far) as they are added.
+constexpr size_t kTypicalColumnsPerRow = 4;
+}  // namespace
+
 RowBuilder Mutation::Insert(std::vector<Value> clustering) {
   rows_.push_back({RowOperation::Kind::kInsert, std::move(clustering), {}});
+  rows_.back().columns.reserve(kTypicalColumnsPerRow);
   return RowBuilder(this, rows_.size() - 1);
 }
 
 RowBuilder Mutation::Update(std::vector<Value> clustering) {
   rows_.push_back({RowOperation::Kind::kUpdate, std::move(clustering), {}});
+  rows_.back().columns.reserve(kTypicalColumnsPerRow);
   return RowBuilder(this, rows_.size() - 1);
 }
 

@@ -39,6 +39,11 @@ void Table::Publish(std::shared_ptr<const View> view) {
 
 void Table::Apply(const PartitionUpdate& update) { view()->active->Apply(update); }
 
+void Table::Apply(std::span<const PartitionUpdate* const> updates) {
+  const std::shared_ptr<const View> v = view();
+  for (const PartitionUpdate* update : updates) v->active->Apply(*update);
+}
+
 size_t Table::MemtableBytes() const {
   auto v = view();
   return v->active->ApproximateMemoryUsage() +

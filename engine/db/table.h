@@ -14,6 +14,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -65,6 +66,9 @@ class Table {
 
   // REQUIRES: the caller holds the database's write barrier (shared).
   void Apply(const PartitionUpdate& update);
+  // A batch's updates of this table, into one memtable (the view is taken
+  // once, not once per update).
+  void Apply(std::span<const PartitionUpdate* const> updates);
   size_t MemtableBytes() const;
   bool HasUnflushedData() const;
 

@@ -13,8 +13,8 @@ namespace cassette {
 namespace {
 
 std::string BigEndian(uint64_t v, int bytes) {
-  std::string out;
-  for (int i = bytes - 1; i >= 0; --i) out.push_back(static_cast<char>(v >> (8 * i)));
+  std::string out(static_cast<size_t>(bytes), '\0');
+  for (int i = 0; i < bytes; ++i) out[i] = static_cast<char>(v >> (8 * (bytes - 1 - i)));
   return out;
 }
 
