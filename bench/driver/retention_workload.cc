@@ -60,7 +60,7 @@ struct ReadBack {
 // there (the row at exactly end − TTL is on the edge: engines may differ).
 Result<ReadBack> ReadEveryPartition(BenchEngine* engine, const RetentionPlan& plan) {
   constexpr int kCheckedSlices = 20;  // the first full live slices are checked value by value
-  const int64_t cutoff = plan.EndSecond() - plan.ttl_seconds;
+  const int64_t cutoff = plan.MeasureSecond() - plan.ttl_seconds;
   ReadBack back;
   int checked = 0;
   for (int sensor = 0; sensor < plan.sensors; ++sensor) {
@@ -129,9 +129,12 @@ Result<WorkloadResult> Measure(BenchEngine* engine, const RetentionPlan& plan,
   const Clock::time_point start = Clock::now();
   CASSETTE_RETURN_IF_ERROR(Ingest(engine, plan, clock, &latencies));
   const Clock::time_point written = Clock::now();
-  // The end of the week: the figures are those of this instant, after the
-  // memtables are flushed and the compactions they start have finished.
+  // The end of the week: the memtables are flushed and the compactions they
+  // start finish; then once more a check period later (RetentionPlan), the
+  // instant of the figures.
   CASSETTE_RETURN_IF_ERROR(clock->Set(MicrosAt(plan.EndSecond())));
+  CASSETTE_RETURN_IF_ERROR(engine->Settle());
+  CASSETTE_RETURN_IF_ERROR(clock->Set(MicrosAt(plan.MeasureSecond())));
   CASSETTE_RETURN_IF_ERROR(engine->Settle());
   const Clock::time_point settled = Clock::now();
   const uint64_t bytes_written = ProcessBytesWritten() - written_before;
@@ -160,7 +163,8 @@ Result<WorkloadResult> Measure(BenchEngine* engine, const RetentionPlan& plan,
     total_from = "all bytes written = the process's write(2) bytes";
   }
   const int64_t live_rows =
-      RowsBetween(plan, plan.EndSecond() - plan.ttl_seconds + 1, plan.EndSecond()) * plan.sensors;
+      RowsBetween(plan, plan.MeasureSecond() - plan.ttl_seconds + 1, plan.EndSecond()) *
+      plan.sensors;
   result.disk_mb = disk / 1e6;
   if (counters.sstable_disk_bytes >= 0) {
     result.sstable_disk_mb = static_cast<double>(counters.sstable_disk_bytes) / 1e6;

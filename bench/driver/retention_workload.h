@@ -25,8 +25,18 @@ struct RetentionPlan {
   // memtable spans the same simulated time and flushes as often.
   uint64_t memtable_bytes = 64ull << 20;
   int zstd_level = 3;
+  // The figures are taken this long after the week's end, the engines
+  // settled at the end and again then: one TWCS expired-SSTable check
+  // period (expired_sstable_check_frequency_seconds, 600) and a second.
+  // cassette checks for expired files at most once per period of its clock;
+  // a background compaction that ran late in real time may have taken the
+  // end's check with an earlier simulated now, and a real clock's timer
+  // would run the next one within the period.
+  int64_t settle_seconds = 601;
 
   int64_t EndSecond() const { return days * 86400; }
+  // The instant of the figures: rows older than it minus the TTL have expired.
+  int64_t MeasureSecond() const { return EndSecond() + settle_seconds; }
   // Readings per sensor: seconds 0, interval, 2 interval, ... < EndSecond().
   int64_t Steps() const { return (EndSecond() + interval_seconds - 1) / interval_seconds; }
   int64_t Rows() const { return Steps() * sensors; }
