@@ -63,7 +63,11 @@ class SelectExecution {
   // Reads from `cursor_` until `max_rows` rows were kept (0: all), the
   // limit is reached or the reads are exhausted; kept rows go to `sink`.
   Status Stream(int64_t max_rows, std::vector<ResultRow>* sink);
-  Result<std::vector<Value>> Select(const ResultRow& row);
+  // The result row's values; may move them out of `row`.
+  Result<std::vector<Value>> Select(ResultRow& row);
+  // Each selector's ColumnSlot when all of them are plain, distinct
+  // columns (the values then move from row to result), else empty.
+  std::vector<size_t> DirectSlots() const;
   Result<std::vector<std::vector<Value>>> Materialize();
   Result<CqlResult> Finish(std::vector<std::vector<Value>> rows, std::string paging_state);
 
@@ -72,6 +76,7 @@ class SelectExecution {
   std::string keyspace_;
   std::vector<EngineRead> reads_;
   SelectPagingState cursor_;
+  std::optional<std::vector<size_t>> direct_slots_;  // DirectSlots(), once
   bool limit_reached_ = false;
   ReadStats stats_;
   std::vector<std::string> warnings_;
@@ -150,10 +155,13 @@ Status SelectExecution::Stream(int64_t max_rows, std::vector<ResultRow>* sink) {
     for (ResultRow& row : result.rows) {
       if (!PassesFilters(row)) continue;
       if (cql_limits) {
-        std::string partition = PartitionIdentity(row, plan_.partition_key_slots);
-        if (partition != cursor_.partition) {
-          cursor_.partition = std::move(partition);
-          cursor_.rows_in_partition = 0;
+        // Rows per partition only matter to a PER PARTITION LIMIT.
+        if (plan_.per_partition_limit > 0) {
+          std::string partition = PartitionIdentity(row, plan_.partition_key_slots);
+          if (partition != cursor_.partition) {
+            cursor_.partition = std::move(partition);
+            cursor_.rows_in_partition = 0;
+          }
         }
         if (plan_.per_partition_limit > 0 &&
             cursor_.rows_in_partition >= plan_.per_partition_limit) {
@@ -179,8 +187,28 @@ Status SelectExecution::Stream(int64_t max_rows, std::vector<ResultRow>* sink) {
   return Status::OK();
 }
 
-Result<std::vector<Value>> SelectExecution::Select(const ResultRow& row) {
+std::vector<size_t> SelectExecution::DirectSlots() const {
+  std::vector<size_t> slots;
+  for (const SelectorNodePtr& selector : plan_.selectors) {
+    std::optional<size_t> slot = selector->ColumnSlot();
+    if (!slot || std::find(slots.begin(), slots.end(), *slot) != slots.end()) return {};
+    slots.push_back(*slot);
+  }
+  return slots;
+}
+
+Result<std::vector<Value>> SelectExecution::Select(ResultRow& row) {
+  if (!direct_slots_) direct_slots_ = DirectSlots();
   std::vector<Value> out;
+  out.reserve(plan_.selectors.size());
+  if (!direct_slots_->empty()) {
+    for (size_t i = 0; i < direct_slots_->size(); ++i) {
+      const size_t slot = (*direct_slots_)[i];
+      out.push_back(slot < row.values.size() ? std::move(row.values[slot])
+                                             : Value::Null(plan_.selectors[i]->type()));
+    }
+    return out;
+  }
   for (SelectorNodePtr& selector : plan_.selectors) {
     selector->Reset();
     CASSETTE_RETURN_IF_ERROR(selector->AddInput(row));
@@ -218,7 +246,7 @@ Result<std::vector<std::vector<Value>>> SelectExecution::Materialize() {
   }
   std::vector<std::vector<Value>> out;
   if (!plan_.Grouping()) {
-    for (const ResultRow& row : rows) {
+    for (ResultRow& row : rows) {
       if (plan_.limit > 0 && static_cast<int64_t>(out.size()) >= plan_.limit) break;
       CASSETTE_ASSIGN_OR_RETURN(std::vector<Value> values, Select(row));
       out.push_back(std::move(values));
@@ -376,7 +404,8 @@ Result<CqlResult> SelectExecution::Run() {
   std::vector<ResultRow> rows;
   CASSETTE_RETURN_IF_ERROR(Stream(page_size > 0 ? page_size : 0, &rows));
   std::vector<std::vector<Value>> out;
-  for (const ResultRow& row : rows) {
+  out.reserve(rows.size());
+  for (ResultRow& row : rows) {
     CASSETTE_ASSIGN_OR_RETURN(std::vector<Value> values, Select(row));
     out.push_back(std::move(values));
   }

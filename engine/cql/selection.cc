@@ -56,6 +56,7 @@ class FirstRowNode : public SelectorNode {
 class ColumnNode : public FirstRowNode {
  public:
   ColumnNode(DataType type, size_t slot) : FirstRowNode(std::move(type)), slot_(slot) {}
+  std::optional<size_t> ColumnSlot() const override { return slot_; }
 
  protected:
   Result<Value> Compute(const ResultRow& row) override {

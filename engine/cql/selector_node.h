@@ -7,6 +7,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <utility>
 
 #include "cassette/query.h"
@@ -32,6 +33,10 @@ class SelectorNode {
   // reads, by slot (see ColumnSlots).
   virtual Status AddInput(const ResultRow& row) = 0;
   virtual Result<Value> Output() = 0;
+  // The slot whose value this selector outputs unchanged (a plain column),
+  // if it is one: a query made only of those can move each row's values
+  // into its result instead of copying them through Output().
+  virtual std::optional<size_t> ColumnSlot() const { return std::nullopt; }
 
  private:
   DataType type_;
