@@ -17,14 +17,6 @@ double Seconds(Clock::time_point from, Clock::time_point to) {
   return std::chrono::duration<double>(to - from).count();
 }
 
-double Percentile(std::vector<double>* samples, double p) {
-  if (samples->empty()) return 0;
-  const size_t k =
-      std::min(samples->size() - 1, static_cast<size_t>(p * static_cast<double>(samples->size())));
-  std::nth_element(samples->begin(), samples->begin() + static_cast<ptrdiff_t>(k), samples->end());
-  return (*samples)[k];
-}
-
 int64_t MicrosAt(int64_t second) { return ReadingTimeMillis(second) * 1000; }
 
 // The rows of one sensor the ingest wrote with from <= second < to.

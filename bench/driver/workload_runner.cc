@@ -20,14 +20,6 @@ double Micros(Clock::time_point from, Clock::time_point to) {
   return std::chrono::duration<double, std::micro>(to - from).count();
 }
 
-double Percentile(std::vector<double>* samples, double p) {
-  if (samples->empty()) return 0;
-  const size_t k =
-      std::min(samples->size() - 1, static_cast<size_t>(p * static_cast<double>(samples->size())));
-  std::nth_element(samples->begin(), samples->begin() + static_cast<ptrdiff_t>(k), samples->end());
-  return (*samples)[k];
-}
-
 // What the ingest wrote, per sensor: seconds 0 .. count-1.
 class WrittenData {
  public:
@@ -222,6 +214,14 @@ Result<WorkloadResult> SpaceAfterCompaction(BenchEngine* engine, const RunPlan& 
 }
 
 }  // namespace
+
+double Percentile(std::vector<double>* samples, double p) {
+  if (samples->empty()) return 0;
+  const size_t k =
+      std::min(samples->size() - 1, static_cast<size_t>(p * static_cast<double>(samples->size())));
+  std::nth_element(samples->begin(), samples->begin() + static_cast<ptrdiff_t>(k), samples->end());
+  return (*samples)[k];
+}
 
 RunPlan ScaledPlan(double scale) {
   RunPlan plan;

@@ -80,6 +80,9 @@ inline constexpr double WorkloadResult::*kResultNumbers[] = {
     &WorkloadResult::live_rows_missing,
 };
 
+// The p-quantile (0..1) of `samples`, which it reorders; 0 when empty.
+double Percentile(std::vector<double>* samples, double p);
+
 // W1 and the reads (or only W1 when !log). `disk_mb_per_s` (0: unknown)
 // turns W1's disk bytes/s into a fraction.
 Result<std::vector<WorkloadResult>> RunWorkloads(BenchEngine* engine, const RunPlan& plan,
