@@ -25,9 +25,9 @@
 namespace cassette::cql {
 namespace {
 
-// Cassandra's reserved keywords (never a name unless quoted), except "default", which this parser
-// has always accepted as a name (only DESCRIBE quotes it).
-bool IsReserved(std::string_view word) { return word != "default" && IsReservedKeyword(word); }
+// Cassandra's reserved keywords (DEFAULT included, as Cassandra 4 reserves it for INSERT JSON
+// ... DEFAULT UNSET) are never a name unless quoted.
+bool IsReserved(std::string_view word) { return IsReservedKeyword(word); }
 
 // Names of CQL's native types (a parenthesised one starts a type hint).
 bool IsNativeType(std::string_view word) {

@@ -687,6 +687,10 @@ TEST(ParserErrorTest, ReservedWordsNeedQuotes) {
   EXPECT_FALSE(ParseStatement("CREATE TABLE t (select int PRIMARY KEY)").ok());
   EXPECT_TRUE(ParseStatement("CREATE TABLE t (\"select\" int PRIMARY KEY)").ok());
   EXPECT_FALSE(ParseStatement("SELECT * FROM t WHERE limit = 1").ok());
+  // DEFAULT is reserved too (INSERT JSON ... DEFAULT UNSET), as DESCRIBE
+  // already treated it.
+  EXPECT_FALSE(ParseStatement("CREATE TABLE t (default int PRIMARY KEY)").ok());
+  EXPECT_TRUE(ParseStatement("CREATE TABLE t (\"default\" int PRIMARY KEY)").ok());
 }
 
 TEST(ParserErrorTest, DeepNestingAndGarbageDoNotCrash) {
