@@ -5,6 +5,7 @@
 #include <string>
 
 #include "engine/cql/functions.h"
+#include "engine/cql/integer_value.h"
 #include "engine/cql/time_functions.h"
 #include "engine/types/big_decimal.h"
 #include "engine/types/big_integer.h"
@@ -82,18 +83,11 @@ Result<Value> IntegerOperation(std::string_view op, const Value& left, const Val
     BigInteger::FromDecimal(std::to_string(static_cast<int64_t>(r)), &v);
     return Value::FromBytes(result, v.ToTwosComplement());
   }
-  // Java's fixed-width arithmetic wraps.
+  // Java's fixed-width arithmetic wraps; counters do their arithmetic as
+  // bigint.
   const auto wrapped = static_cast<int64_t>(static_cast<uint64_t>(r));
-  switch (result.kind()) {
-    case TypeKind::kTinyint:
-      return Value::Tinyint(static_cast<int8_t>(wrapped));
-    case TypeKind::kSmallint:
-      return Value::Smallint(static_cast<int16_t>(wrapped));
-    case TypeKind::kInt:
-      return Value::Int(static_cast<int32_t>(wrapped));
-    default:
-      return Value::Bigint(wrapped);
-  }
+  return WrappedInteger(result.kind() == TypeKind::kCounter ? TypeKind::kBigint : result.kind(),
+                        wrapped);
 }
 
 bool FitsInt64(const Value& v) {

@@ -299,8 +299,10 @@ Status DatabaseImpl::ApplyMutations(std::span<const Mutation> batch) {
     if (t == tables.size()) {
       CASSETTE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table,
                                 FindTable(mutation.keyspace(), mutation.table()));
-      for (t = 0; t < tables.size() && tables[t].table != table; ++t) {
-      }
+      t = static_cast<size_t>(
+          std::find_if(tables.begin(), tables.end(),
+                       [&](const BatchTable& known) { return known.table == table; }) -
+          tables.begin());
       if (t == tables.size()) {
         std::shared_ptr<const TableSchema> schema = table->shared_schema();
         tables.push_back({std::move(table), std::move(schema), {}, 0});

@@ -75,6 +75,38 @@ int64_t SSTableCount(Database& db, const std::string& table = "t") {
   return stats.ok() ? stats->sstable_count : -1;
 }
 
+// A database in batch sync mode (acknowledged = synced) on a
+// fault-injecting view of an in-memory file system, with the test tables;
+// CrashAndReopen keeps only what was synced and opens that.
+struct FaultyDb {
+  std::shared_ptr<MemFileSystem> mem = NewMemFileSystem();
+  std::shared_ptr<FaultInjectionFileSystem> faulty =
+      std::make_shared<FaultInjectionFileSystem>(mem);
+  Options options;
+  std::unique_ptr<Database> db;
+  std::shared_ptr<MemFileSystem> survivor;  // set by CrashAndReopen
+
+  static Result<FaultyDb> Open() {
+    FaultyDb f;
+    f.options = TestDb().MakeOptions();
+    f.options.file_system = f.faulty;
+    f.options.commitlog_sync = CommitLogSync::kBatch;
+    CASSETTE_ASSIGN_OR_RETURN(f.db, Database::Open(f.options, "/db"));
+    CASSETTE_RETURN_IF_ERROR(CreateSchema(*f.db));
+    return f;
+  }
+  // The process dies: the disk keeps what was synced by now, and the old
+  // instance is dropped without closing (it writes only to the old disk).
+  Status CrashAndReopen(uint64_t seed) {
+    survivor = mem->CrashClone(/*keep_unsynced_pct=*/0, seed);
+    db.reset();
+    Options reopen = options;
+    reopen.file_system = survivor;
+    CASSETTE_ASSIGN_OR_RETURN(db, Database::Open(reopen, "/db"));
+    return Status::OK();
+  }
+};
+
 TEST(CommitLogRollTest, FlushLeavesOneHeaderOnlySegment) {
   TestDb t;
   ASSERT_OK(t.Open());
@@ -183,35 +215,23 @@ TEST(CommitLogRollTest, WritesAfterTheRollSurviveACrash) {
 // The roll seals the segment, then deleting it fails: the process dies
 // between roll and delete, after more writes went to the new segment.
 TEST(CommitLogRollTest, CrashBetweenRollAndDelete) {
-  auto mem = NewMemFileSystem();
-  auto faulty = std::make_shared<FaultInjectionFileSystem>(mem);
-  TestDb t;
-  Options options = t.MakeOptions();
-  options.file_system = faulty;
-  options.commitlog_sync = CommitLogSync::kBatch;
-  {
-    auto db = Database::Open(options, "/db");
-    ASSERT_TRUE(db.ok()) << db.status().ToString();
-    ASSERT_OK(CreateSchema(**db));
-    for (int i = 0; i < 10; ++i) ASSERT_OK((*db)->Apply(Row(1, i, i)));
-    auto rule = ParseFaultRule("op=delete path=/db/commitlog/*");
-    ASSERT_TRUE(rule.ok());
-    faulty->AddRule(*rule);
-    EXPECT_FALSE((*db)->Flush().ok());
-    ASSERT_GT(faulty->injected(), 0);
-    EXPECT_EQ(Segments(*mem).size(), 2u);  // the sealed one and the new one
-    for (int i = 10; i < 20; ++i) ASSERT_OK((*db)->Apply(Row(1, i, i)));
-    faulty->ClearRules();
-    // The process dies here: only synced bytes survive.
-    auto survivor = mem->CrashClone(0, 1);
-    options.file_system = survivor;
-    auto reopened = Database::Open(options, "/db");
-    ASSERT_TRUE(reopened.ok()) << reopened.status().ToString();
-    EXPECT_EQ(CountRows(**reopened, "t", 2), 20);
-    // Rows 0-9 from the flush (not replayed again), 10-19 replayed.
-    EXPECT_EQ(SSTableCount(**reopened), 2);
-    ExpectOneEmptySegment(*survivor);
-  }
+  auto f = FaultyDb::Open();
+  ASSERT_TRUE(f.ok()) << f.status().ToString();
+  for (int i = 0; i < 10; ++i) ASSERT_OK(f->db->Apply(Row(1, i, i)));
+  auto rule = ParseFaultRule("op=delete path=/db/commitlog/*");
+  ASSERT_TRUE(rule.ok());
+  f->faulty->AddRule(*rule);
+  EXPECT_FALSE(f->db->Flush().ok());
+  ASSERT_GT(f->faulty->injected(), 0);
+  EXPECT_EQ(Segments(*f->mem).size(), 2u);  // the sealed one and the new one
+  for (int i = 10; i < 20; ++i) ASSERT_OK(f->db->Apply(Row(1, i, i)));
+  f->faulty->ClearRules();
+  // The process dies here: only synced bytes survive.
+  ASSERT_OK(f->CrashAndReopen(/*seed=*/1));
+  EXPECT_EQ(CountRows(*f->db, "t", 2), 20);
+  // Rows 0-9 from the flush (not replayed again), 10-19 replayed.
+  EXPECT_EQ(SSTableCount(*f->db), 2);
+  ExpectOneEmptySegment(*f->survivor);
 }
 
 // The process dies at every file-system operation of a flush in turn (the
@@ -225,32 +245,20 @@ TEST(CommitLogRollTest, CrashAtEveryStepOfAFlush) {
     ++crash_points;
     SCOPED_TRACE("fault from operation " + std::to_string(k));
     ASSERT_LT(k, 300) << "the flush never completed";
-    auto mem = NewMemFileSystem();
-    auto faulty = std::make_shared<FaultInjectionFileSystem>(mem);
-    TestDb t;
-    Options options = t.MakeOptions();
-    options.file_system = faulty;
-    options.commitlog_sync = CommitLogSync::kBatch;
-    {
-      auto db = Database::Open(options, "/db");
-      ASSERT_TRUE(db.ok()) << db.status().ToString();
-      ASSERT_OK(CreateSchema(**db));
-      for (int i = 0; i < 30; ++i) ASSERT_OK((*db)->Apply(Row(i % 3, i, i)));
-      FaultRule rule;
-      rule.when = FaultRule::When::kFromNth;
-      rule.nth = k;
-      faulty->AddRule(rule);
-      finished = (*db)->Flush().ok() && faulty->injected() == 0;
-      // The process dies here: nothing more reaches the disk.
-    }
-    auto survivor = mem->CrashClone(/*keep_unsynced_pct=*/0, /*seed=*/k);
-    options.file_system = survivor;
-    auto db = Database::Open(options, "/db");
-    ASSERT_TRUE(db.ok()) << db.status().ToString();
-    EXPECT_EQ(CountRows(**db, "t", 3), 30);
+    auto f = FaultyDb::Open();
+    ASSERT_TRUE(f.ok()) << f.status().ToString();
+    for (int i = 0; i < 30; ++i) ASSERT_OK(f->db->Apply(Row(i % 3, i, i)));
+    FaultRule rule;
+    rule.when = FaultRule::When::kFromNth;
+    rule.nth = k;
+    f->faulty->AddRule(rule);
+    finished = f->db->Flush().ok() && f->faulty->injected() == 0;
+    // The process dies here: nothing more reaches the disk.
+    ASSERT_OK(f->CrashAndReopen(/*seed=*/static_cast<uint64_t>(k)));
+    EXPECT_EQ(CountRows(*f->db, "t", 3), 30);
     // From the flush or from the replay, never both.
-    EXPECT_EQ(SSTableCount(**db), 1);
-    ExpectOneEmptySegment(*survivor);
+    EXPECT_EQ(SSTableCount(*f->db), 1);
+    ExpectOneEmptySegment(*f->survivor);
   }
   EXPECT_GT(crash_points, 8);
   std::printf("flush crash points exercised: %d\n", crash_points);
