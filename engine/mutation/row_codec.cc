@@ -45,16 +45,6 @@ void PutDelta(std::string* out, int64_t v, int64_t base) {
   PutSignedVarint64(out, WrappingSub(v, base));
 }
 
-// The timestamp, ttl and expiry that cells of a row share unless they say
-// otherwise: the marker's when the row has one (INSERT), else the first
-// cell's (UPDATE). Time-series rows then pay nothing per cell for time.
-struct RowDefaults {
-  bool present = false;
-  int64_t timestamp = 0;
-  int32_t ttl = 0;
-  int64_t local_deletion_time = kNoDeletionTime;
-};
-
 RowDefaults ChooseDefaults(const Row& row, uint8_t* flags) {
   RowDefaults d;
   if (!row.marker.IsEmpty()) {
@@ -437,7 +427,8 @@ struct ScanSink {
     DeletionTimeOf(f.local_deletion_time);
   }
 
-  void Header(uint8_t, const RowDefaults&, const LivenessInfo& m, const DeletionTime& d) {
+  void Header(uint8_t, const RowDefaults& defaults, const LivenessInfo& m, const DeletionTime& d) {
+    scan->defaults = defaults;
     scan->marker = m;
     if (!m.IsEmpty()) {
       Time(m.timestamp);
@@ -901,6 +892,11 @@ Status DecodePartitionUpdate(std::string_view* in, PartitionUpdate* update) {
     *update = std::move(decoded);
     return true;
   });
+}
+
+RowDefaults RowDefaultsOf(const Row& row) {
+  uint8_t flags = 0;
+  return ChooseDefaults(row, &flags);
 }
 
 }  // namespace cassette

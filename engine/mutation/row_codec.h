@@ -27,6 +27,19 @@ struct EncodingStats {
   friend bool operator==(const EncodingStats&, const EncodingStats&) = default;
 };
 
+// The timestamp, ttl and expiry that cells of a row share unless they say
+// otherwise: the marker's when the row has one (INSERT), else the first
+// cell's (UPDATE). A body writes them once; time-series rows then pay
+// nothing per cell for time.
+struct RowDefaults {
+  bool present = false;
+  int64_t timestamp = 0;
+  int32_t ttl = 0;  // > 0: the defaults are expiring
+  int64_t local_deletion_time = kNoDeletionTime;
+  friend bool operator==(const RowDefaults&, const RowDefaults&) = default;
+};
+RowDefaults RowDefaultsOf(const Row& row);
+
 // Row body: marker, deletion and columns, without the clustering.
 void EncodeRowBody(const Row& row, const EncodingStats& stats, std::string* out);
 // The same bytes written at `p`, which must have room for
@@ -56,6 +69,7 @@ struct DeltaField {
 // compacting the row would change it. Field by field the same as the
 // decoded row gives.
 struct RowBodyScan {
+  RowDefaults defaults;
   LivenessInfo marker;
   bool has_deletion = false;   // a row deletion
   uint64_t columns = 0;        // columns written

@@ -89,39 +89,110 @@ char* PutVarintAt(char* p, uint64_t v) {
 
 }  // namespace
 
-size_t MaxRowEntryHeadSize(std::string_view clustering) { return 3 * 10 + clustering.size(); }
+EncodingStats RowEncodingBases(const RowDefaults& d, const EncodingStats& previous) {
+  EncodingStats bases = previous;
+  if (d.present) {
+    bases.min_timestamp = d.timestamp;
+    if (d.ttl > 0) {
+      bases.min_ttl = d.ttl;
+      bases.min_local_deletion_time = d.local_deletion_time;
+    }
+  }
+  return bases;
+}
+
+EncodingStats RowEncodingBases(const Row& row, const EncodingStats& previous) {
+  return RowEncodingBases(RowDefaultsOf(row), previous);
+}
+
+EncodingStats RowEncodingBases(const RowBodyScan& scan, const EncodingStats& previous) {
+  return RowEncodingBases(scan.defaults, previous);
+}
+
+bool AddClusteringDelta(std::string* clustering, uint64_t delta) {
+  const size_t k = std::min<size_t>(kMaxClusteringDeltaBytes, clustering->size());
+  char* tail = clustering->data() + clustering->size() - k;
+  uint64_t v = 0;
+  for (size_t i = 0; i < k; ++i) v = (v << 8) | static_cast<uint8_t>(tail[i]);
+  const uint64_t room = k == 8 ? ~uint64_t{0} - v : ((uint64_t{1} << (8 * k)) - 1) - v;
+  if (delta > room) return false;
+  v += delta;
+  for (size_t i = k; i-- > 0;) {
+    tail[i] = static_cast<char>(v & 0xff);
+    v >>= 8;
+  }
+  return true;
+}
+
+// Six varints: shared + 1 (or 0), unshared (or the delta), three bases,
+// the body length.
+size_t MaxRowEntryHeadSize(std::string_view clustering) { return 6 * 10 + clustering.size(); }
 
 size_t MaxRowEntrySize(const Row& row) {
   return MaxRowEntryHeadSize(row.clustering) + MaxEncodedRowBodySize(row);
 }
 
-char* EncodeRowEntryHead(std::string_view prev_clustering, std::string_view clustering,
-                         size_t body_bound, char* p) {
-  const size_t limit = std::min(prev_clustering.size(), clustering.size());
+namespace {
+
+size_t SharedPrefix(std::string_view a, std::string_view b) {
+  const size_t limit = std::min(a.size(), b.size());
   size_t shared = 0;
   // Eight bytes at a time: clusterings of neighbouring rows (a timestamp,
   // a counter) share most of their bytes, and the first that differs is
   // found from the words' difference.
-  bool differs = false;
-  while (shared + 8 <= limit && !differs) {
-    uint64_t a, b;
-    std::memcpy(&a, prev_clustering.data() + shared, 8);
-    std::memcpy(&b, clustering.data() + shared, 8);
-    if (a == b) {
+  while (shared + 8 <= limit) {
+    uint64_t x, y;
+    std::memcpy(&x, a.data() + shared, 8);
+    std::memcpy(&y, b.data() + shared, 8);
+    if (x == y) {
       shared += 8;
     } else if constexpr (std::endian::native == std::endian::little) {
-      shared += static_cast<size_t>(std::countr_zero(a ^ b)) / 8;
-      differs = true;
+      return shared + static_cast<size_t>(std::countr_zero(x ^ y)) / 8;
     } else {
       break;
     }
   }
-  while (!differs && shared < limit && prev_clustering[shared] == clustering[shared]) ++shared;
+  while (shared < limit && a[shared] == b[shared]) ++shared;
+  return shared;
+}
+
+uint64_t BigEndianTail(std::string_view s, size_t k) {
+  uint64_t v = 0;
+  for (size_t i = s.size() - k; i < s.size(); ++i) v = (v << 8) | static_cast<uint8_t>(s[i]);
+  return v;
+}
+
+}  // namespace
+
+char* EncodeRowEntryHead(std::string_view prev_clustering, std::string_view clustering,
+                         const EncodingStats& prev_bases, const EncodingStats& bases,
+                         size_t body_bound, char* p) {
+  const size_t shared = SharedPrefix(prev_clustering, clustering);
   const size_t unshared = clustering.size() - shared;
-  p = PutVarintAt(p, shared + 1);
-  p = PutVarintAt(p, unshared);
-  if (unshared > 0) std::memcpy(p, clustering.data() + shared, unshared);
-  p += unshared;
+  const size_t k = std::min<size_t>(kMaxClusteringDeltaBytes, clustering.size());
+  // Rows ascend, so a clustering of the same length that differs only in
+  // its last k bytes is the previous one plus a positive number there.
+  bool as_delta = false;
+  uint64_t delta = 0;
+  if (!prev_clustering.empty() && prev_clustering.size() == clustering.size() && unshared > 0 &&
+      shared >= clustering.size() - k) {
+    delta = BigEndianTail(clustering, k) - BigEndianTail(prev_clustering, k);
+    as_delta = delta > 0 && VarintLength(delta) <=
+                                VarintLength(shared + 1) + VarintLength(unshared) + unshared - 1;
+  }
+  if (as_delta) {
+    p = PutVarintAt(p, 0);
+    p = PutVarintAt(p, delta);
+  } else {
+    p = PutVarintAt(p, shared + 1);
+    p = PutVarintAt(p, unshared);
+    if (unshared > 0) std::memcpy(p, clustering.data() + shared, unshared);
+    p += unshared;
+  }
+  p = PutVarintAt(p, ZigZagEncode(WrappingSub(bases.min_timestamp, prev_bases.min_timestamp)));
+  p = PutVarintAt(p, ZigZagEncode(WrappingSub(bases.min_local_deletion_time,
+                                              prev_bases.min_local_deletion_time)));
+  p = PutVarintAt(p, ZigZagEncode(static_cast<int64_t>(bases.min_ttl) - prev_bases.min_ttl));
   // Room for the varint of the body's bound: the body is written after it.
   return p + VarintLength(body_bound);
 }
@@ -135,19 +206,12 @@ char* FinishRowEntry(char* body, size_t body_bound, char* body_end) {
   return p + body_length;
 }
 
-char* EncodeRowEntryTo(std::string_view prev_clustering, const Row& row, const EncodingStats& stats,
-                       char* p) {
+char* EncodeRowEntryTo(std::string_view prev_clustering, const EncodingStats& prev_bases,
+                       const Row& row, const EncodingStats& bases, char* p) {
   const size_t body_bound = MaxEncodedRowBodySize(row);
-  char* body = EncodeRowEntryHead(prev_clustering, row.clustering, body_bound, p);
-  return FinishRowEntry(body, body_bound, EncodeRowBodyTo(row, stats, body));
-}
-
-void EncodeRowEntry(std::string_view prev_clustering, const Row& row, const EncodingStats& stats,
-                    std::string* out) {
-  const size_t old = out->size();
-  out->resize(old + MaxRowEntrySize(row));
-  char* end = EncodeRowEntryTo(prev_clustering, row, stats, out->data() + old);
-  out->resize(static_cast<size_t>(end - out->data()));
+  char* body =
+      EncodeRowEntryHead(prev_clustering, row.clustering, prev_bases, bases, body_bound, p);
+  return FinishRowEntry(body, body_bound, EncodeRowBodyTo(row, bases, body));
 }
 
 }  // namespace cassette

@@ -1,6 +1,6 @@
 // How a partition is laid out in the uncompressed data stream:
 //   varint header_length, header
-//   row entries, each: varint (shared + 1), varint unshared, unshared bytes,
+//   row entries, each: the clustering, [version 2: the row's bases],
 //                      varint body_length, body (EncodeRowBody)
 //   one 0x00 byte: end of partition
 // Clusterings are prefix-compressed against the previous row of the same
@@ -8,6 +8,7 @@
 // start at any block). FORMAT.md has the byte diagram.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -15,6 +16,7 @@
 #include "cassette/status.h"
 #include "engine/mutation/partition_update.h"
 #include "engine/mutation/row_codec.h"
+#include "engine/util/coding.h"
 
 namespace cassette {
 
@@ -44,23 +46,120 @@ void EncodePartitionHeader(const DecoratedKey& key, const DeletionTime& partitio
 Status DecodePartitionHeader(std::string_view in, const EncodingStats& stats,
                              PartitionHeader* header);
 
-// Appends the row entry of `row`, its clustering prefix-compressed against
-// `prev_clustering` (empty at the start of a block).
-void EncodeRowEntry(std::string_view prev_clustering, const Row& row, const EncodingStats& stats,
-                    std::string* out);
-// The same bytes written at `p`, which must have room for
-// MaxRowEntrySize(row) of them; returns the end of what was written.
-size_t MaxRowEntrySize(const Row& row);
-char* EncodeRowEntryTo(std::string_view prev_clustering, const Row& row, const EncodingStats& stats,
-                       char* p);
-// A row entry written in two steps, for a body that comes already encoded:
-// EncodeRowEntryHead writes the clustering part at `p` (room:
-// MaxRowEntryHeadSize(clustering) plus the body's bound) and returns where
-// the body goes; FinishRowEntry, given where the body ended, writes its
-// length and returns the end of the entry.
+// Row entries. Format version 1: the clustering, prefix-compressed, then
+// the body against the file's EncodingStats. Version 2 (written now) adds
+// two things that make time-series rows small:
+//  - a clustering that differs from the previous one only in its last
+//    eight bytes is written as the difference of those bytes read as a
+//    big-endian integer: a timestamp clustering advancing by a fixed step
+//    costs the same two bytes every row, which the compressor then drops;
+//  - each row carries its own bases (RowEncodingBases: its defaults) as
+//    deltas from the previous row's, so its body writes its timestamp,
+//    TTL and expiry as zeros and the head the (steady) step between rows.
+// A block's first row starts from an empty clustering and the file's
+// EncodingStats, so a reader can start at any block.
+
+// The bases of the row after one encoded with `bases` (its defaults where
+// it has them): the marker's, else the first cell's, as the body writes
+// them once per row.
+EncodingStats RowEncodingBases(const RowDefaults& defaults, const EncodingStats& previous);
+EncodingStats RowEncodingBases(const Row& row, const EncodingStats& previous);
+EncodingStats RowEncodingBases(const RowBodyScan& scan, const EncodingStats& previous);
+
+// Bound on the bytes of a row entry's head (EncodeRowEntryHead).
 size_t MaxRowEntryHeadSize(std::string_view clustering);
+size_t MaxRowEntrySize(const Row& row);
+// Writes the version-2 head of a row entry at `p` (room:
+// MaxRowEntryHeadSize(clustering) plus the body's bound): the clustering
+// against `prev_clustering` (empty at the start of a block), `bases`
+// against `prev_bases`, and room for the body length. Returns where the
+// body goes; FinishRowEntry, given where the body ended, writes its length
+// and returns the end of the entry.
 char* EncodeRowEntryHead(std::string_view prev_clustering, std::string_view clustering,
+                         const EncodingStats& prev_bases, const EncodingStats& bases,
                          size_t body_bound, char* p);
 char* FinishRowEntry(char* body, size_t body_bound, char* body_end);
+// A whole version-2 entry of `row`, its body against `bases`; `p` needs
+// room for MaxRowEntrySize(row).
+char* EncodeRowEntryTo(std::string_view prev_clustering, const EncodingStats& prev_bases,
+                       const Row& row, const EncodingStats& bases, char* p);
+
+// Parses a row entry head of format `version` from `in`: *clustering, the
+// previous row's (empty at a block's start), becomes this row's; *bases,
+// the previous row's (the file's EncodingStats at a block's start), become
+// this row's; *body_length is the body's. `In` reads the bytes:
+//   bool Varint(uint64_t*);  bool Bytes(uint64_t n, std::string_view*);
+// both false when the input ends (or fails: the source keeps why). The
+// views Bytes gives must stay valid through the later Varint calls.
+// Returns nullptr, or what is malformed; then *clustering and *bases are
+// unchanged.
+template <class In>
+const char* ParseRowEntryHead(In& in, uint32_t version, std::string* clustering,
+                              EncodingStats* bases, uint64_t* body_length);
+
+// ParseRowEntryHead's input from bytes in memory.
+struct RowEntryHeadInput {
+  std::string_view in;
+  bool Varint(uint64_t* v) { return GetVarint64(&in, v); }
+  bool Bytes(uint64_t n, std::string_view* out) {
+    if (n > in.size()) return false;
+    *out = in.substr(0, n);
+    in.remove_prefix(n);
+    return true;
+  }
+};
+
+inline constexpr uint32_t kMaxClusteringDeltaBytes = 8;
+
+// Adds `delta` to the last min(8, size) bytes of *clustering read as a
+// big-endian integer; false (and *clustering unchanged) when the sum does
+// not fit them.
+bool AddClusteringDelta(std::string* clustering, uint64_t delta);
+
+template <class In>
+const char* ParseRowEntryHead(In& in, uint32_t version, std::string* clustering,
+                              EncodingStats* bases, uint64_t* body_length) {
+  // Everything is read before anything changes, so that a caller parsing
+  // in place can retry a head that straddles its input's end elsewhere.
+  uint64_t shared_plus_one, delta = 0, unshared = 0;
+  std::string_view bytes;
+  if (!in.Varint(&shared_plus_one)) return "malformed row entry";
+  if (shared_plus_one == 0) {
+    if (version < 2 || clustering->empty() || !in.Varint(&delta)) return "malformed row entry";
+  } else {
+    if (shared_plus_one - 1 > clustering->size() || !in.Varint(&unshared)) {
+      return "malformed row entry";
+    }
+    if (!in.Bytes(unshared, &bytes)) return "row clustering runs past its block";
+  }
+  uint64_t ts = 0, ldt = 0, ttl = 0;
+  if (version >= 2 && !(in.Varint(&ts) && in.Varint(&ldt) && in.Varint(&ttl))) {
+    return "malformed row bases";
+  }
+  uint64_t length;
+  if (!in.Varint(&length)) return "malformed row entry";
+  // The TTL bases are int32, so a writer's step between two lies within
+  // +-2^32: anything larger is rejected before the sum could overflow.
+  const int64_t ttl_delta = ZigZagDecode(ttl);
+  if (ttl_delta < -(int64_t{1} << 32) || ttl_delta > (int64_t{1} << 32)) {
+    return "malformed row bases";
+  }
+  const int64_t new_ttl = static_cast<int64_t>(bases->min_ttl) + ttl_delta;
+  if (new_ttl < INT32_MIN || new_ttl > INT32_MAX) return "malformed row bases";
+  if (shared_plus_one == 0) {
+    // A writer only uses the form for a clustering after the previous one.
+    if (delta == 0 || !AddClusteringDelta(clustering, delta)) {
+      return "row clustering delta out of range";
+    }
+  } else {
+    clustering->resize(shared_plus_one - 1);
+    clustering->append(bytes);
+  }
+  bases->min_timestamp = WrappingAdd(bases->min_timestamp, ZigZagDecode(ts));
+  bases->min_local_deletion_time = WrappingAdd(bases->min_local_deletion_time, ZigZagDecode(ldt));
+  bases->min_ttl = static_cast<int32_t>(new_ttl);
+  *body_length = length;
+  return nullptr;
+}
 
 }  // namespace cassette

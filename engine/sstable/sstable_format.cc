@@ -95,7 +95,7 @@ Status DecodeFooter(std::string_view in, const std::string& path, uint64_t foote
     return SSTableCorruption(path, footer_offset, "footer checksum mismatch");
   }
   const uint32_t version = DecodeFixed32(in.data() + kMaxSections * kSectionEntrySize);
-  if (version != kSSTableFormatVersion) {
+  if (version < kOldestSSTableFormatVersion || version > kSSTableFormatVersion) {
     return SSTableCorruption(path, footer_offset,
                              "unsupported format version " + std::to_string(version));
   }

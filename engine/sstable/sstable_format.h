@@ -15,7 +15,10 @@ namespace cassette {
 
 // The last 8 bytes of every SSTable: "CSTSST01" read as a little-endian u64.
 inline constexpr uint64_t kSSTableMagic = 0x3130545353545343ULL;
-inline constexpr uint32_t kSSTableFormatVersion = 1;
+// Written by this code; readers also read every version from
+// kOldestSSTableFormatVersion on (FORMAT.md, "Versioning").
+inline constexpr uint32_t kSSTableFormatVersion = 2;
+inline constexpr uint32_t kOldestSSTableFormatVersion = 1;
 
 // Trailer after every block (data chunk, partition index block, row index
 // node): a type byte and Checksum32 over the payload and the type byte.

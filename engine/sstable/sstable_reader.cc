@@ -177,6 +177,7 @@ Result<PartitionContent> SSTableReader::ReadContent(
   params.reader = shared_from_this();
   params.cursor = cursor;
   params.encoding = stats_.encoding_stats;
+  params.format_version = footer_.format_version;
   params.partition_start = start;
   params.rows_start = rows_start;
   params.rows_end = rows_end;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "engine/sstable/partition_codec.h"
 #include "engine/util/coding.h"
 
 namespace cassette {
@@ -25,6 +26,7 @@ void SSTableRowIterator::EnterBlock(uint64_t start, uint64_t end, bool all_in_ra
   block_end_ = end;
   block_in_range_ = all_in_range;
   row_.clustering.clear();
+  bases_ = params_.encoding;
 }
 
 Status SSTableRowIterator::BlockRange(const RowIndexEntryRef& e, uint64_t* start,
@@ -78,22 +80,42 @@ void SSTableRowIterator::Next() {
   if (!s.ok()) Fail(s);
 }
 
-Status SSTableRowIterator::ReadEntryHead(std::string* clustering, uint64_t* body_length) {
+namespace {
+
+// Row entry heads read through the cursor (one that may straddle chunks).
+// The clustering bytes are copied: a later read may move the cursor to
+// another chunk.
+struct CursorHeadInput {
+  DataCursor* cursor;
+  uint64_t block_end;
+  std::string* scratch;
+  Status status;
+
+  bool Varint(uint64_t* v) {
+    status = cursor->ReadVarint(v);
+    return status.ok();
+  }
+  bool Bytes(uint64_t n, std::string_view* out) {
+    if (n > block_end - std::min(block_end, cursor->position())) return false;
+    std::string_view bytes;
+    status = cursor->ReadBytes(n, &bytes);
+    if (!status.ok()) return false;
+    scratch->assign(bytes);
+    *out = *scratch;
+    return true;
+  }
+};
+
+}  // namespace
+
+Status SSTableRowIterator::ReadEntryHead(std::string* clustering, EncodingStats* bases,
+                                         uint64_t* body_length) {
   cursor_->Seek(pos_);
-  uint64_t shared_plus_one, unshared;
-  CASSETTE_RETURN_IF_ERROR(cursor_->ReadVarint(&shared_plus_one));
-  if (shared_plus_one == 0 || shared_plus_one - 1 > clustering->size()) {
-    return cursor_->Corruption("malformed row entry");
-  }
-  CASSETTE_RETURN_IF_ERROR(cursor_->ReadVarint(&unshared));
-  if (unshared > block_end_ - std::min(block_end_, cursor_->position())) {
-    return cursor_->Corruption("row clustering runs past its block");
-  }
-  std::string_view bytes;
-  CASSETTE_RETURN_IF_ERROR(cursor_->ReadBytes(unshared, &bytes));
-  clustering->resize(shared_plus_one - 1);
-  clustering->append(bytes);
-  CASSETTE_RETURN_IF_ERROR(cursor_->ReadVarint(body_length));
+  CursorHeadInput in{cursor_, block_end_, &head_scratch_, Status::OK()};
+  const char* malformed =
+      ParseRowEntryHead(in, params_.format_version, clustering, bases, body_length);
+  if (!in.status.ok()) return in.status;
+  if (malformed != nullptr) return cursor_->Corruption(malformed);
   if (*body_length > block_end_ - std::min(block_end_, cursor_->position())) {
     return cursor_->Corruption("row body runs past its block");
   }
@@ -115,7 +137,7 @@ Status SSTableRowIterator::BodyCorruption(const Status& s) const {
 void SSTableRowIterator::DecodeCurrent() const {
   decoded_ = true;
   std::string_view body = body_;
-  Status s = DecodeRowBody(&body, params_.encoding, &row_);
+  Status s = DecodeRowBody(&body, bases_, &row_);
   if (s.ok() && !body.empty()) s = Status::Corruption("trailing bytes after row body");
   if (s.ok()) return;
   Fail(BodyCorruption(s));
@@ -128,8 +150,8 @@ const EncodedRow* SSTableRowIterator::encoded() const {
   if (!scanned_) {
     scanned_ = true;
     encoded_.body = body_;
-    encoded_.encoding = params_.encoding;
-    if (Status s = ScanRowBody(body_, params_.encoding, &encoded_.scan); !s.ok()) {
+    encoded_.encoding = bases_;
+    if (Status s = ScanRowBody(body_, bases_, &encoded_.scan); !s.ok()) {
       Fail(BodyCorruption(s));
     }
   }
@@ -149,7 +171,7 @@ Status SSTableRowIterator::AdvanceForward() {
       continue;
     }
     uint64_t body_length;
-    CASSETTE_RETURN_IF_ERROR(ReadEntryHead(&row_.clustering, &body_length));
+    CASSETTE_RETURN_IF_ERROR(ReadEntryHead(&row_.clustering, &bases_, &body_length));
     if (!block_in_range_) {
       if (!params_.range.AfterStart(row_.clustering)) {
         pos_ = cursor_->position() + body_length;
@@ -175,6 +197,7 @@ Status SSTableRowIterator::LoadBlock(uint64_t start, uint64_t end, bool all_in_r
   clustering_.clear();
   clusterings_.clear();
   buffered_.clear();
+  EncodingStats bases = params_.encoding;
   // False once past the range's end.
   auto buffer = [&](uint64_t body_position, uint64_t body_length) {
     if (!all_in_range) {
@@ -189,7 +212,8 @@ Status SSTableRowIterator::LoadBlock(uint64_t start, uint64_t end, bool all_in_r
       buffered_.reserve(rows);
       clusterings_.reserve(std::min<uint64_t>(rows * clustering_.size(), end - start));
     }
-    buffered_.push_back({clusterings_.size(), clustering_.size(), body_position, body_length});
+    buffered_.push_back(
+        {clusterings_.size(), clustering_.size(), body_position, body_length, bases});
     clusterings_.append(clustering_);
     return true;
   };
@@ -201,28 +225,34 @@ Status SSTableRowIterator::LoadBlock(uint64_t start, uint64_t end, bool all_in_r
     std::string_view avail;
     CASSETTE_RETURN_IF_ERROR(cursor_->Peek(block_end_ - pos_, &avail));
     for (;;) {
-      std::string_view in = avail;
-      uint64_t shared_plus_one, body_length;
-      std::string_view unshared;
-      if (!GetVarint64(&in, &shared_plus_one) || shared_plus_one == 0 ||
-          shared_plus_one - 1 > clustering_.size() || !GetLengthPrefixed(&in, &unshared) ||
-          !GetVarint64(&in, &body_length) || body_length > in.size()) {
-        break;
+      RowEntryHeadInput in{avail};
+      uint64_t body_length;
+      if (ParseRowEntryHead(in, params_.format_version, &clustering_, &bases, &body_length) !=
+          nullptr) {
+        break;  // unchanged: retried through the cursor, which reports what is wrong
       }
-      clustering_.resize(shared_plus_one - 1);
-      clustering_.append(unshared);
-      const uint64_t body_position = pos_ + static_cast<uint64_t>(in.data() - avail.data());
-      in.remove_prefix(body_length);
-      pos_ += static_cast<uint64_t>(in.data() - avail.data());
-      avail = in;
+      const uint64_t body_position = pos_ + static_cast<uint64_t>(in.in.data() - avail.data());
+      if (body_length > block_end_ - body_position) {
+        cursor_->Seek(body_position);
+        return cursor_->Corruption("row body runs past its block");
+      }
+      pos_ = body_position + body_length;
+      // A body may run on into the next chunk: only its position counts
+      // here, and the next head is then read through the cursor.
+      const bool body_in_chunk = body_length <= in.in.size();
+      if (body_in_chunk) {
+        in.in.remove_prefix(body_length);
+        avail = in.in;
+      }
       if (!buffer(body_position, body_length)) {
         buffered_pos_ = buffered_.size();
         return Status::OK();
       }
+      if (!body_in_chunk) break;
     }
     if (pos_ >= block_end_) break;
     uint64_t body_length;
-    CASSETTE_RETURN_IF_ERROR(ReadEntryHead(&clustering_, &body_length));
+    CASSETTE_RETURN_IF_ERROR(ReadEntryHead(&clustering_, &bases, &body_length));
     const uint64_t body_position = cursor_->position();
     pos_ = body_position + body_length;
     if (!buffer(body_position, body_length)) break;
@@ -237,6 +267,7 @@ Status SSTableRowIterator::AdvanceReversed() {
       const BufferedRow& b = buffered_[--buffered_pos_];
       cursor_->Seek(b.body_position);
       CASSETTE_RETURN_IF_ERROR(TakeBody(b.body_length));
+      bases_ = b.bases;
       // Reversed reads decode at once: their rows are all wanted.
       DecodeCurrent();
       CASSETTE_RETURN_IF_ERROR(status_);

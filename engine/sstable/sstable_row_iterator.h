@@ -29,7 +29,8 @@ class SSTableReader;
 struct RowIteratorParams {
   std::shared_ptr<const SSTableReader> reader;  // keeps the file open
   std::shared_ptr<DataCursor> cursor;
-  EncodingStats encoding;
+  EncodingStats encoding;  // the file's: a row block's first row starts from it
+  uint32_t format_version = 0;
   uint64_t partition_start = 0;
   uint64_t rows_start = 0;  // first row entry
   uint64_t rows_end = 0;    // the end-of-partition marker
@@ -74,10 +75,10 @@ class SSTableRowIterator final : public RowIterator {
   void EnterBlock(uint64_t start, uint64_t end, bool all_in_range);
   // The data-stream span of a leaf entry, checked against the partition.
   Status BlockRange(const RowIndexEntryRef& e, uint64_t* start, uint64_t* end) const;
-  // Reads the row entry at pos_: its clustering into *clustering (which
-  // holds the previous one, for the shared prefix); leaves the cursor at
-  // the body and sets *body_length.
-  Status ReadEntryHead(std::string* clustering, uint64_t* body_length);
+  // Reads the row entry at pos_: its clustering into *clustering and its
+  // bases into *bases (which hold the previous row's, or a block start's);
+  // leaves the cursor at the body and sets *body_length.
+  Status ReadEntryHead(std::string* clustering, EncodingStats* bases, uint64_t* body_length);
   // Takes the body at the cursor as the current row's (body_), to be
   // decoded when asked for.
   Status TakeBody(uint64_t body_length);
@@ -104,6 +105,8 @@ class SSTableRowIterator final : public RowIterator {
   // which the next one is prefix-decoded. row_'s other fields hold the
   // current row once decoded_.
   mutable Row row_;
+  // The current row's bases; forward, also what the next head starts from.
+  EncodingStats bases_;
   // The current row's body (valid until the cursor moves, which only Next()
   // does) and its stream position, for errors.
   std::string_view body_;
@@ -121,9 +124,11 @@ class SSTableRowIterator final : public RowIterator {
     size_t clustering_length;
     uint64_t body_position;
     uint64_t body_length;
+    EncodingStats bases;
   };
   std::string clustering_;
   std::string clusterings_;
+  std::string head_scratch_;  // ReadEntryHead's copy of clustering bytes
   std::vector<BufferedRow> buffered_;
   size_t buffered_pos_ = 0;
 };

@@ -100,8 +100,10 @@ Status SSTableWriter::BeforeRow(const std::string& clustering) {
   return Status::OK();
 }
 
-Status SSTableWriter::AfterRow(const std::string& clustering, size_t length) {
+Status SSTableWriter::AfterRow(const std::string& clustering, const EncodingStats& bases,
+                               size_t length) {
   if (Status s = data_.Commit(length); !s.ok()) return Fail(s);
+  prev_bases_ = bases;
   if (!block_has_rows_) block_first_ = clustering;
   block_has_rows_ = true;
   partition_has_rows_ = true;
@@ -112,11 +114,11 @@ Status SSTableWriter::AfterRow(const std::string& clustering, size_t length) {
 Status SSTableWriter::AddRow(const Row& row) {
   CASSETTE_RETURN_IF_ERROR(BeforeRow(row.clustering));
   // Encoded straight into the data stream's buffer.
+  const EncodingStats& prev_bases = PreviousBases();
+  const EncodingStats bases = RowEncodingBases(row, prev_bases);
   char* start = data_.Reserve(MaxRowEntrySize(row));
-  char* end =
-      EncodeRowEntryTo(block_has_rows_ ? std::string_view(prev_clustering_) : std::string_view(),
-                       row, options_.encoding_stats, start);
-  CASSETTE_RETURN_IF_ERROR(AfterRow(row.clustering, static_cast<size_t>(end - start)));
+  char* end = EncodeRowEntryTo(PreviousClustering(), prev_bases, row, bases, start);
+  CASSETTE_RETURN_IF_ERROR(AfterRow(row.clustering, bases, static_cast<size_t>(end - start)));
   collector_.AddRow(row);
   return Status::OK();
 }
@@ -124,24 +126,25 @@ Status SSTableWriter::AddRow(const Row& row) {
 Status SSTableWriter::AddEncodedRow(const std::string& clustering, const EncodedRow& row) {
   CASSETTE_RETURN_IF_ERROR(BeforeRow(clustering));
   // The body's exact size goes in the entry head: the body is then copied
-  // (same bases) or re-based straight into place.
-  const bool same_bases = row.encoding == options_.encoding_stats;
-  const size_t body_size = same_bases
-                               ? row.body.size()
-                               : RebasedRowBodySize(row.body, row.scan, options_.encoding_stats);
+  // (same bases: a row read from a version-2 file always has them) or
+  // re-based straight into place.
+  const EncodingStats& prev_bases = PreviousBases();
+  const EncodingStats bases = RowEncodingBases(row.scan, prev_bases);
+  const bool same_bases = row.encoding == bases;
+  const size_t body_size =
+      same_bases ? row.body.size() : RebasedRowBodySize(row.body, row.scan, bases);
   char* start = data_.Reserve(MaxRowEntryHeadSize(clustering) + body_size);
   char* body =
-      EncodeRowEntryHead(block_has_rows_ ? std::string_view(prev_clustering_) : std::string_view(),
-                         clustering, body_size, start);
+      EncodeRowEntryHead(PreviousClustering(), clustering, prev_bases, bases, body_size, start);
   char* end;
   if (same_bases) {
     std::memcpy(body, row.body.data(), row.body.size());
     end = body + row.body.size();
   } else {
-    end = RebaseRowBody(row.body, row.scan, options_.encoding_stats, body);
+    end = RebaseRowBody(row.body, row.scan, bases, body);
   }
   end = FinishRowEntry(body, body_size, end);
-  CASSETTE_RETURN_IF_ERROR(AfterRow(clustering, static_cast<size_t>(end - start)));
+  CASSETTE_RETURN_IF_ERROR(AfterRow(clustering, bases, static_cast<size_t>(end - start)));
   if (!row.scan.mixed_drop_times) {
     collector_.AddScannedRow(clustering, row.scan);
     return Status::OK();

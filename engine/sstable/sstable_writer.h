@@ -73,9 +73,17 @@ class SSTableWriter {
   Status CloseRowBlock();
   // The checks AddRow and AddEncodedRow share, and closing a full block.
   Status BeforeRow(const std::string& clustering);
-  // Appends the entry encoded at data_.Reserve() (`length` bytes) and
-  // records the row.
-  Status AfterRow(const std::string& clustering, size_t length);
+  // Appends the entry encoded at data_.Reserve() (`length` bytes, its body
+  // against `bases`) and records the row.
+  Status AfterRow(const std::string& clustering, const EncodingStats& bases, size_t length);
+  // What the next row entry is encoded against: the previous row of the
+  // block, or nothing and the file's stats at a block's start.
+  std::string_view PreviousClustering() const {
+    return block_has_rows_ ? std::string_view(prev_clustering_) : std::string_view();
+  }
+  const EncodingStats& PreviousBases() const {
+    return block_has_rows_ ? prev_bases_ : options_.encoding_stats;
+  }
   Result<BlockHandle> WriteRawBlock(std::string_view payload);
   Status WriteSection(SectionType type, std::string_view bytes, size_t slot, Footer* footer);
 
@@ -100,6 +108,7 @@ class SSTableWriter {
   uint64_t partition_start_ = 0;
   bool partition_has_rows_ = false;
   std::string prev_clustering_;  // previous row of the partition
+  EncodingStats prev_bases_;     // its bases
   // The open row-index block.
   uint64_t block_start_ = 0;
   bool block_has_rows_ = false;

@@ -193,18 +193,20 @@ TEST_F(Corruption, GarbageIsNotAnSSTable) {
 TEST_F(Corruption, FutureVersionIsRejected) {
   std::string bad = good_;
   const uint64_t version_at = good_.size() - kFooterSize + kMaxSections * kSectionEntrySize;
-  bad[version_at] = 2;
+  bad[version_at] = static_cast<char>(kSSTableFormatVersion + 1);
   // Re-seal the footer so only the version is wrong.
   const size_t footer_at = good_.size() - kFooterSize;
   const size_t checked = kMaxSections * kSectionEntrySize + 4;
   std::string sum;
   PutFixed32(&sum, Checksum32(std::string_view(bad).substr(footer_at, checked)));
   bad.replace(footer_at + checked, 4, sum);
-  WriteAll(fs_.get(), "/v2.sst", bad);
-  auto reader = SSTableReader::Open(fs_.get(), "/v2.sst", nullptr);
+  WriteAll(fs_.get(), "/future.sst", bad);
+  auto reader = SSTableReader::Open(fs_.get(), "/future.sst", nullptr);
   ASSERT_FALSE(reader.ok());
-  ExpectCorruptionOf(reader.status(), "/v2.sst");
-  EXPECT_NE(reader.status().message().find("unsupported format version 2"), std::string::npos)
+  ExpectCorruptionOf(reader.status(), "/future.sst");
+  EXPECT_NE(reader.status().message().find("unsupported format version " +
+                                           std::to_string(kSSTableFormatVersion + 1)),
+            std::string::npos)
       << reader.status().ToString();
 }
 

@@ -1,11 +1,13 @@
-// Format stability: a version-1 file written by this code is committed in
-// tests/sstable/testdata/sstable-v1/ and must keep opening and reading back
-// the same content. Regenerate (only for a deliberate format change, with a
-// version bump) with CASSETTE_REWRITE=1.
+// Format stability: a file of every format version, written by the code of
+// its time, is committed in tests/sstable/testdata/sstable-v<N>/ and must
+// keep opening and reading back the same content. CASSETTE_REWRITE=1
+// regenerates the current version's file (only for a deliberate format
+// change, with a version bump; older versions are never rewritten).
 #include <gtest/gtest.h>
 
 #include <cstdlib>
 
+#include "engine/sstable/sstable_scanner.h"
 #include "tests/sstable/sstable_test_util.h"
 
 namespace cassette {
@@ -71,13 +73,17 @@ std::string SourceDir() {
   return env != nullptr ? env : CASSETTE_SOURCE_DIR;
 }
 
-TEST(SSTableFixture, Version1FileReadsBack) {
-  const std::string dir = SourceDir() + "/tests/sstable/testdata/sstable-v1";
+class SSTableFixture : public ::testing::TestWithParam<uint32_t> {};
+
+TEST_P(SSTableFixture, FileReadsBack) {
+  const uint32_t version = GetParam();
+  const std::string dir =
+      SourceDir() + "/tests/sstable/testdata/sstable-v" + std::to_string(version);
   const std::string path = dir + "/basic.sst";
   auto fs = NewPosixFileSystem();
   const std::vector<PartitionUpdate> partitions = FixturePartitions();
   const char* rewrite = std::getenv("CASSETTE_REWRITE");
-  if (rewrite != nullptr && std::string(rewrite) == "1") {
+  if (version == kSSTableFormatVersion && rewrite != nullptr && std::string(rewrite) == "1") {
     ASSERT_TRUE(fs->CreateDirs(dir).ok());
     SSTableWriterOptions options;
     options.chunk_length = 4096;
@@ -88,6 +94,7 @@ TEST(SSTableFixture, Version1FileReadsBack) {
   }
   auto reader = SSTableReader::Open(fs.get(), path, nullptr);
   ASSERT_TRUE(reader.ok()) << reader.status().ToString();
+  EXPECT_EQ((*reader)->footer().format_version, version);
   ASSERT_TRUE((*reader)->VerifyChecksums().ok());
   EXPECT_EQ((*reader)->stats().partition_count, partitions.size());
   EXPECT_EQ((*reader)->stats().creation_time_micros, 1'700'000'000'000'000);
@@ -109,6 +116,64 @@ TEST(SSTableFixture, Version1FileReadsBack) {
   EXPECT_EQ(sstable_test::Drain((*content)->rows.get()),
             sstable_test::Filter(big.rows, slice, true));
 }
+
+// What a compaction does with a file of any version: its rows pass to the
+// current writer still encoded (re-based where their bases differ, copied
+// where they match), and the new file reads back the same.
+TEST_P(SSTableFixture, EncodedRowsCopyIntoTheCurrentVersion) {
+  const uint32_t version = GetParam();
+  const std::string path =
+      SourceDir() + "/tests/sstable/testdata/sstable-v" + std::to_string(version) + "/basic.sst";
+  auto posix = NewPosixFileSystem();
+  auto reader = SSTableReader::Open(posix.get(), path, nullptr);
+  ASSERT_TRUE(reader.ok()) << reader.status().ToString();
+  auto mem = NewMemFileSystem();
+  SSTableWriterOptions options;
+  options.chunk_length = 4096;
+  options.row_index_interval = 1024;
+  // Other bases than the input's, so that version-1 rows are re-based.
+  options.encoding_stats = {1'600'000'000'000'000, 1'600'000'000, 1};
+  auto writer = SSTableWriter::Create(mem.get(), "/copy.sst", options);
+  ASSERT_TRUE(writer.ok());
+  SSTableScanner scanner(*reader, TokenRange{}, nullptr);
+  uint64_t encoded_rows = 0;
+  for (; scanner.Valid(); scanner.Next()) {
+    PartitionContent& p = scanner.partition();
+    ASSERT_TRUE((*writer)
+                    ->BeginPartition(p.key, p.partition_deletion, p.static_row, p.range_tombstones)
+                    .ok());
+    for (; p.rows->Valid(); p.rows->Next()) {
+      const EncodedRow* encoded = p.rows->encoded();
+      ASSERT_NE(encoded, nullptr) << p.rows->status().ToString();
+      ASSERT_TRUE((*writer)->AddEncodedRow(p.rows->clustering(), *encoded).ok());
+      ++encoded_rows;
+    }
+    ASSERT_TRUE(p.rows->status().ok());
+    ASSERT_TRUE((*writer)->EndPartition().ok());
+  }
+  ASSERT_TRUE(scanner.status().ok()) << scanner.status().ToString();
+  ASSERT_TRUE((*writer)->Finish().ok());
+  auto copy = SSTableReader::Open(mem.get(), "/copy.sst", nullptr);
+  ASSERT_TRUE(copy.ok()) << copy.status().ToString();
+  EXPECT_EQ((*copy)->footer().format_version, kSSTableFormatVersion);
+  const std::vector<PartitionUpdate> partitions = FixturePartitions();
+  uint64_t rows = 0;
+  for (const PartitionUpdate& p : partitions) {
+    rows += p.rows.size();
+    auto got = sstable_test::ReadWhole(**copy, p.key);
+    ASSERT_TRUE(got.ok()) << got.status().ToString();
+    ASSERT_TRUE(got->has_value());
+    EXPECT_EQ(**got, p);
+  }
+  EXPECT_EQ(encoded_rows, rows);
+  EXPECT_EQ((*copy)->stats().row_count, rows);
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryVersion, SSTableFixture,
+                         ::testing::Range(kOldestSSTableFormatVersion, kSSTableFormatVersion + 1),
+                         [](const ::testing::TestParamInfo<uint32_t>& info) {
+                           return "Version" + std::to_string(info.param);
+                         });
 
 }  // namespace
 }  // namespace cassette
