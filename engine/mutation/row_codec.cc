@@ -631,7 +631,87 @@ void EncodeRowBody(const Row& row, const EncodingStats& stats, std::string* out)
   out->resize(static_cast<size_t>(end - out->data()));
 }
 
+namespace {
+
+// DecodeRowBody's shortcut for the commonest rows (those ScanPlainRow
+// takes: a marker or defaults, no deletion, simple columns whose cells
+// take the row's timestamp and its TTL or none). Returns false for any
+// other body, well-formed or not, having set only column slots (which the
+// parser then redefines); it decodes exactly what the parser would.
+bool DecodePlainRow(std::string_view* body, const EncodingStats& stats, Row* row) {
+  std::string_view in = *body;
+  if (in.empty()) return false;
+  const auto flags = static_cast<uint8_t>(in[0]);
+  in.remove_prefix(1);
+  const uint8_t shape = flags & ~kRowExpiringDefault;
+  if (shape != (kRowHasMarker | kRowHasColumns) && shape != (kRowHasDefault | kRowHasColumns)) {
+    return false;
+  }
+  uint64_t u;
+  if (!GetVarint64(&in, &u)) return false;
+  RowDefaults d;
+  d.present = true;
+  d.timestamp = WrappingAdd(stats.min_timestamp, ZigZagDecode(u));
+  if (flags & kRowExpiringDefault) {
+    if (!GetVarint64(&in, &u)) return false;
+    const int64_t ttl = WrappingAdd(stats.min_ttl, ZigZagDecode(u));
+    if (ttl <= 0 || ttl > std::numeric_limits<int32_t>::max()) return false;
+    d.ttl = static_cast<int32_t>(ttl);
+    if (!GetVarint64(&in, &u)) return false;
+    d.local_deletion_time = WrappingAdd(stats.min_local_deletion_time, ZigZagDecode(u));
+    if (d.local_deletion_time == kNoDeletionTime) return false;
+  }
+  if ((flags & kRowHasMarker) && d.timestamp == kNoTimestamp) return false;
+  uint64_t ncols;
+  if (!GetVarint64(&in, &ncols) || ncols == 0 || ncols > in.size()) return false;
+  const size_t reusable = row->columns.size();
+  uint64_t next_id = 0;
+  for (uint64_t i = 0; i < ncols; ++i) {
+    uint64_t delta_id;
+    if (!GetVarint64(&in, &delta_id) || in.empty()) return false;
+    const uint64_t id = next_id + delta_id;
+    if (delta_id > std::numeric_limits<uint32_t>::max() ||
+        id > std::numeric_limits<uint32_t>::max()) {
+      return false;
+    }
+    next_id = id + 1;
+    const auto cell_flags = static_cast<uint8_t>(in[0]);
+    in.remove_prefix(1);
+    const uint8_t kind = cell_flags & ~kCellEmptyValue;
+    CellFields f;
+    f.timestamp = d.timestamp;
+    if (kind == (kCellUseRowTimestamp | kCellUseRowTtl)) {
+      f.ttl = d.ttl;
+      f.local_deletion_time = d.local_deletion_time;
+    } else if (kind != kCellUseRowTimestamp) {
+      return false;
+    }
+    if (!(cell_flags & kCellEmptyValue)) {
+      if (!GetVarint64(&in, &u) || u == 0 || u > in.size()) return false;
+      f.value = in.substr(0, u);
+      in.remove_prefix(u);
+    }
+    ColumnData* col = i < reusable ? &row->columns[i] : &row->columns.emplace_back();
+    col->column_id = static_cast<uint32_t>(id);
+    col->is_complex = false;
+    col->complex_deletion = DeletionTime::Live();
+    col->cells.resize(1);
+    Cell& c = col->cells[0];
+    c.path.clear();
+    AssignCell(f, &c);
+  }
+  if (ncols < row->columns.size()) row->columns.resize(ncols);
+  row->marker = (flags & kRowHasMarker) ? LivenessInfo{d.timestamp, d.ttl, d.local_deletion_time}
+                                        : LivenessInfo{};
+  row->deletion = DeletionTime::Live();
+  *body = in;
+  return true;
+}
+
+}  // namespace
+
 Status DecodeRowBody(std::string_view* in, const EncodingStats& stats, Row* row) {
+  if (DecodePlainRow(in, stats, row)) return Status::OK();
   // Decodes straight into the caller's row to reuse its column storage; on
   // error its columns are unspecified (marker and deletion are untouched).
   return DecodeWith(in, [&](DecodeCursor& c) { return GetRowBody(c, stats, row); });

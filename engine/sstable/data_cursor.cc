@@ -121,7 +121,7 @@ Status DataCursor::ReadBytesSlow(uint64_t n, std::string_view* out) {
   return Status::OK();
 }
 
-Status DataCursor::Peek(uint64_t max, std::string_view* out) {
+Status DataCursor::PeekSlow(uint64_t max, std::string_view* out) {
   if (max == 0) {
     *out = {};
     return Status::OK();

@@ -7,6 +7,7 @@
 // counts in stats->blocks_read. Not thread-safe: one per read.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -53,7 +54,13 @@ class DataCursor {
   // most `max` (and at least one when max > 0), without moving: entries
   // are parsed in place, and only one that straddles chunks takes the
   // byte-wise path. Valid until the next call on this cursor.
-  Status Peek(uint64_t max, std::string_view* out);
+  Status Peek(uint64_t max, std::string_view* out) {
+    if (max > 0 && pos_ - cur_begin_ < cur_end_ - cur_begin_) {
+      *out = std::string_view(cur_data_ + (pos_ - cur_begin_), std::min(max, cur_end_ - pos_));
+      return Status::OK();
+    }
+    return PeekSlow(max, out);
+  }
   // Appends n bytes from the position to *out (one copy, however many
   // chunks they span).
   Status AppendBytes(uint64_t n, std::string* out);
@@ -76,6 +83,7 @@ class DataCursor {
 
   Status ReadVarintSlow(uint64_t* v);
   Status ReadBytesSlow(uint64_t n, std::string_view* out);
+  Status PeekSlow(uint64_t max, std::string_view* out);
   // The chunk holding `pos`, loading it if needed; sets *offset to pos's
   // offset inside it and makes it the current chunk.
   Result<const std::string*> ChunkAt(uint64_t pos, uint64_t* offset);

@@ -113,9 +113,17 @@ bool AddClusteringDelta(std::string* clustering, uint64_t delta) {
   const size_t k = std::min<size_t>(kMaxClusteringDeltaBytes, clustering->size());
   char* tail = clustering->data() + clustering->size() - k;
   uint64_t v = 0;
+  if (k == 8) {
+    std::memcpy(&v, tail, 8);
+    if constexpr (std::endian::native == std::endian::little) v = __builtin_bswap64(v);
+    if (delta > ~uint64_t{0} - v) return false;
+    v += delta;
+    if constexpr (std::endian::native == std::endian::little) v = __builtin_bswap64(v);
+    std::memcpy(tail, &v, 8);
+    return true;
+  }
   for (size_t i = 0; i < k; ++i) v = (v << 8) | static_cast<uint8_t>(tail[i]);
-  const uint64_t room = k == 8 ? ~uint64_t{0} - v : ((uint64_t{1} << (8 * k)) - 1) - v;
-  if (delta > room) return false;
+  if (delta > ((uint64_t{1} << (8 * k)) - 1) - v) return false;
   v += delta;
   for (size_t i = k; i-- > 0;) {
     tail[i] = static_cast<char>(v & 0xff);

@@ -111,11 +111,20 @@ struct CursorHeadInput {
 Status SSTableRowIterator::ReadEntryHead(std::string* clustering, EncodingStats* bases,
                                          uint64_t* body_length) {
   cursor_->Seek(pos_);
-  CursorHeadInput in{cursor_, block_end_, &head_scratch_, Status::OK()};
-  const char* malformed =
-      ParseRowEntryHead(in, params_.format_version, clustering, bases, body_length);
-  if (!in.status.ok()) return in.status;
-  if (malformed != nullptr) return cursor_->Corruption(malformed);
+  // Parsed in place when the head lies whole in the chunk at pos_ (the
+  // parse changes nothing when it does not); through the cursor otherwise.
+  std::string_view avail;
+  CASSETTE_RETURN_IF_ERROR(cursor_->Peek(block_end_ - pos_, &avail));
+  RowEntryHeadInput view{avail};
+  if (ParseRowEntryHead(view, params_.format_version, clustering, bases, body_length) == nullptr) {
+    cursor_->Seek(pos_ + (avail.size() - view.in.size()));
+  } else {
+    CursorHeadInput in{cursor_, block_end_, &head_scratch_, Status::OK()};
+    const char* malformed =
+        ParseRowEntryHead(in, params_.format_version, clustering, bases, body_length);
+    if (!in.status.ok()) return in.status;
+    if (malformed != nullptr) return cursor_->Corruption(malformed);
+  }
   if (*body_length > block_end_ - std::min(block_end_, cursor_->position())) {
     return cursor_->Corruption("row body runs past its block");
   }
