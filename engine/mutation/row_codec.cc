@@ -633,6 +633,81 @@ void EncodeRowBody(const Row& row, const EncodingStats& stats, std::string* out)
 
 namespace {
 
+// The start of a plain row (ScanPlainRow, DecodePlainRow): flags, then
+// the defaults (a marker's or an UPDATE's), read from *in at the front of
+// `body`; each time value is recorded in fields (at most 3). False for any
+// other start.
+bool GetPlainRowHeader(std::string_view body, std::string_view* in, const EncodingStats& stats,
+                       uint8_t* flags, RowDefaults* d, DeltaField* fields, int* nfields) {
+  if (in->empty()) return false;
+  *flags = static_cast<uint8_t>((*in)[0]);
+  in->remove_prefix(1);
+  const uint8_t shape = *flags & ~kRowExpiringDefault;
+  if (shape != (kRowHasMarker | kRowHasColumns) && shape != (kRowHasDefault | kRowHasColumns)) {
+    return false;
+  }
+  auto delta = [&](int64_t base, DeltaField::Base kind, int64_t* v) {
+    const auto begin = static_cast<uint32_t>(in->data() - body.data());
+    uint64_t u;
+    if (!GetVarint64(in, &u)) return false;
+    *v = WrappingAdd(base, ZigZagDecode(u));
+    fields[(*nfields)++] = {begin, static_cast<uint32_t>(in->data() - body.data()), kind, *v};
+    return true;
+  };
+  d->present = true;
+  if (!delta(stats.min_timestamp, DeltaField::kTimestamp, &d->timestamp)) return false;
+  if (*flags & kRowExpiringDefault) {
+    int64_t ttl;
+    if (!delta(stats.min_ttl, DeltaField::kTtl, &ttl)) return false;
+    if (ttl <= 0 || ttl > std::numeric_limits<int32_t>::max()) return false;
+    d->ttl = static_cast<int32_t>(ttl);
+    if (!delta(stats.min_local_deletion_time, DeltaField::kLocalDeletionTime,
+               &d->local_deletion_time) ||
+        d->local_deletion_time == kNoDeletionTime) {
+      return false;
+    }
+  }
+  return !((*flags & kRowHasMarker) && d->timestamp == kNoTimestamp);
+}
+
+// A simple column of a plain row (ScanPlainRow, DecodePlainRow): its
+// cell takes the row's timestamp, and its TTL (row_ttl) or none.
+struct PlainColumn {
+  uint32_t id = 0;
+  bool row_ttl = false;
+  std::string_view value;
+};
+
+// Reads one from the front of *in; false for anything else (the parser
+// then decides). *next_id is the smallest id the column may have.
+bool GetPlainColumn(std::string_view* in, uint64_t* next_id, PlainColumn* col) {
+  uint64_t delta_id;
+  if (!GetVarint64(in, &delta_id) || in->empty()) return false;
+  const uint64_t id = *next_id + delta_id;
+  if (delta_id > std::numeric_limits<uint32_t>::max() ||
+      id > std::numeric_limits<uint32_t>::max()) {
+    return false;
+  }
+  *next_id = id + 1;
+  col->id = static_cast<uint32_t>(id);
+  const auto cell_flags = static_cast<uint8_t>((*in)[0]);
+  in->remove_prefix(1);
+  const uint8_t kind = cell_flags & ~kCellEmptyValue;
+  if (kind == (kCellUseRowTimestamp | kCellUseRowTtl)) {
+    col->row_ttl = true;
+  } else if (kind != kCellUseRowTimestamp) {
+    return false;
+  }
+  col->value = {};
+  if (!(cell_flags & kCellEmptyValue)) {
+    uint64_t n;
+    if (!GetVarint64(in, &n) || n == 0 || n > in->size()) return false;
+    col->value = in->substr(0, n);
+    in->remove_prefix(n);
+  }
+  return true;
+}
+
 // DecodeRowBody's shortcut for the commonest rows (those ScanPlainRow
 // takes: a marker or defaults, no deletion, simple columns whose cells
 // take the row's timestamp and its TTL or none). Returns false for any
@@ -640,59 +715,27 @@ namespace {
 // parser then redefines); it decodes exactly what the parser would.
 bool DecodePlainRow(std::string_view* body, const EncodingStats& stats, Row* row) {
   std::string_view in = *body;
-  if (in.empty()) return false;
-  const auto flags = static_cast<uint8_t>(in[0]);
-  in.remove_prefix(1);
-  const uint8_t shape = flags & ~kRowExpiringDefault;
-  if (shape != (kRowHasMarker | kRowHasColumns) && shape != (kRowHasDefault | kRowHasColumns)) {
-    return false;
-  }
-  uint64_t u;
-  if (!GetVarint64(&in, &u)) return false;
+  uint8_t flags;
   RowDefaults d;
-  d.present = true;
-  d.timestamp = WrappingAdd(stats.min_timestamp, ZigZagDecode(u));
-  if (flags & kRowExpiringDefault) {
-    if (!GetVarint64(&in, &u)) return false;
-    const int64_t ttl = WrappingAdd(stats.min_ttl, ZigZagDecode(u));
-    if (ttl <= 0 || ttl > std::numeric_limits<int32_t>::max()) return false;
-    d.ttl = static_cast<int32_t>(ttl);
-    if (!GetVarint64(&in, &u)) return false;
-    d.local_deletion_time = WrappingAdd(stats.min_local_deletion_time, ZigZagDecode(u));
-    if (d.local_deletion_time == kNoDeletionTime) return false;
-  }
-  if ((flags & kRowHasMarker) && d.timestamp == kNoTimestamp) return false;
+  DeltaField fields[3];
+  int nfields = 0;
+  if (!GetPlainRowHeader(*body, &in, stats, &flags, &d, fields, &nfields)) return false;
   uint64_t ncols;
   if (!GetVarint64(&in, &ncols) || ncols == 0 || ncols > in.size()) return false;
   const size_t reusable = row->columns.size();
   uint64_t next_id = 0;
   for (uint64_t i = 0; i < ncols; ++i) {
-    uint64_t delta_id;
-    if (!GetVarint64(&in, &delta_id) || in.empty()) return false;
-    const uint64_t id = next_id + delta_id;
-    if (delta_id > std::numeric_limits<uint32_t>::max() ||
-        id > std::numeric_limits<uint32_t>::max()) {
-      return false;
-    }
-    next_id = id + 1;
-    const auto cell_flags = static_cast<uint8_t>(in[0]);
-    in.remove_prefix(1);
-    const uint8_t kind = cell_flags & ~kCellEmptyValue;
+    PlainColumn plain;
+    if (!GetPlainColumn(&in, &next_id, &plain)) return false;
     CellFields f;
     f.timestamp = d.timestamp;
-    if (kind == (kCellUseRowTimestamp | kCellUseRowTtl)) {
+    if (plain.row_ttl) {
       f.ttl = d.ttl;
       f.local_deletion_time = d.local_deletion_time;
-    } else if (kind != kCellUseRowTimestamp) {
-      return false;
     }
-    if (!(cell_flags & kCellEmptyValue)) {
-      if (!GetVarint64(&in, &u) || u == 0 || u > in.size()) return false;
-      f.value = in.substr(0, u);
-      in.remove_prefix(u);
-    }
+    f.value = plain.value;
     ColumnData* col = i < reusable ? &row->columns[i] : &row->columns.emplace_back();
-    col->column_id = static_cast<uint32_t>(id);
+    col->column_id = plain.id;
     col->is_complex = false;
     col->complex_deletion = DeletionTime::Live();
     col->cells.resize(1);
@@ -727,66 +770,20 @@ namespace {
 // (and give the same summary: the tests compare them).
 bool ScanPlainRow(std::string_view in, const EncodingStats& stats, RowBodyScan* scan) {
   const std::string_view body = in;
-  uint64_t u;
-  if (in.empty()) return false;
-  const auto flags = static_cast<uint8_t>(in[0]);
-  in.remove_prefix(1);
-  const uint8_t shape = flags & ~kRowExpiringDefault;
-  if (shape != (kRowHasMarker | kRowHasColumns) && shape != (kRowHasDefault | kRowHasColumns)) {
-    return false;
-  }
-  auto offset = [&] { return static_cast<uint32_t>(in.data() - body.data()); };
+  uint8_t flags;
+  RowDefaults d;
   DeltaField fields[3];
   int nfields = 0;
-  auto delta = [&](int64_t base, DeltaField::Base kind, int64_t* v) {
-    const uint32_t begin = offset();
-    if (!GetVarint64(&in, &u)) return false;
-    *v = WrappingAdd(base, ZigZagDecode(u));
-    fields[nfields++] = {begin, offset(), kind, *v};
-    return true;
-  };
-  RowDefaults d;
-  d.present = true;
-  if (!delta(stats.min_timestamp, DeltaField::kTimestamp, &d.timestamp)) return false;
-  if (flags & kRowExpiringDefault) {
-    int64_t ttl;
-    if (!delta(stats.min_ttl, DeltaField::kTtl, &ttl)) return false;
-    if (ttl <= 0 || ttl > std::numeric_limits<int32_t>::max()) return false;
-    d.ttl = static_cast<int32_t>(ttl);
-    if (!delta(stats.min_local_deletion_time, DeltaField::kLocalDeletionTime,
-               &d.local_deletion_time) ||
-        d.local_deletion_time == kNoDeletionTime) {
-      return false;
-    }
-  }
-  if ((flags & kRowHasMarker) && d.timestamp == kNoTimestamp) return false;
+  if (!GetPlainRowHeader(body, &in, stats, &flags, &d, fields, &nfields)) return false;
   uint64_t ncols;
   if (!GetVarint64(&in, &ncols) || ncols == 0) return false;
   // Cells taking the row's TTL, and the others (live, no TTL).
   uint64_t with_ttl = 0;
   uint64_t next_id = 0;
   for (uint64_t i = 0; i < ncols; ++i) {
-    uint64_t delta_id;
-    if (!GetVarint64(&in, &delta_id) || in.empty()) return false;
-    const uint64_t id = next_id + delta_id;
-    if (delta_id > std::numeric_limits<uint32_t>::max() ||
-        id > std::numeric_limits<uint32_t>::max()) {
-      return false;
-    }
-    next_id = id + 1;
-    const auto cell_flags = static_cast<uint8_t>(in[0]);
-    in.remove_prefix(1);
-    const uint8_t kind = cell_flags & ~kCellEmptyValue;
-    if (kind == (kCellUseRowTimestamp | kCellUseRowTtl)) {
-      ++with_ttl;
-    } else if (kind != kCellUseRowTimestamp) {
-      return false;
-    }
-    if (!(cell_flags & kCellEmptyValue)) {
-      uint64_t n;
-      if (!GetVarint64(&in, &n) || n == 0 || n > in.size()) return false;
-      in.remove_prefix(n);
-    }
+    PlainColumn col;
+    if (!GetPlainColumn(&in, &next_id, &col)) return false;
+    if (col.row_ttl) ++with_ttl;
   }
   if (!in.empty()) return false;
 
