@@ -82,7 +82,9 @@ class Mutation {
         partition_key_(std::move(partition_key)) {}
 
   // Every cell and deletion of this mutation gets this write timestamp
-  // (microseconds). Default: assigned at apply, strictly increasing.
+  // (microseconds). Default: assigned at apply as Cassandra's coordinator
+  // does: the clock's milliseconds x 1000, strictly increasing (one more
+  // than the last when the clock has not moved on).
   Mutation& UsingTimestamp(int64_t micros) {
     timestamp_ = micros;
     return *this;
