@@ -22,6 +22,7 @@
 
 #include "cassette/db.h"
 #include "engine/commitlog/commit_log.h"
+#include "engine/compaction/compaction_controller.h"
 #include "engine/compaction/compaction_output_writer.h"
 #include "engine/compaction/compaction_strategy.h"
 #include "engine/db/manifest.h"
@@ -128,10 +129,17 @@ class DatabaseImpl final : public Database {
                                  std::shared_ptr<const Table::View> view, const TableSchema& schema,
                                  const CompactionTask& task, const std::string& strategy_name,
                                  bool major);
+  // For a compaction's purge checks: the minimum timestamp, over the
+  // table's memtables at the time of the call and its SSTables not among
+  // `known_generations` (sorted: the compaction's snapshot), of those that
+  // may hold the key.
+  static CompactionController::MemtableMinTimestamp NewerSourcesMinTimestamp(
+      std::shared_ptr<Table> table, std::vector<uint64_t> known_generations);
   // Merges `inputs` over `range` into new SSTables (opened, not yet live).
   Result<std::vector<Table::LiveSSTable>> WriteCompactionOutputs(
-      const std::shared_ptr<Table>& table, const std::vector<std::shared_ptr<Memtable>>& memtables,
-      const TableSchema& schema, const CompactionTask& task, const TokenRange& range,
+      const std::shared_ptr<Table>& table,
+      const CompactionController::MemtableMinTimestamp& newer_sources, const TableSchema& schema,
+      const CompactionTask& task, const TokenRange& range,
       const std::vector<Table::LiveSSTable>& inputs,
       const std::vector<std::shared_ptr<const SSTableReader>>& others, CompactionRecord* record);
   // Swaps `removed` for `outputs` and moves the start of partially consumed
