@@ -29,7 +29,8 @@ namespace cassette {
 class CompactionController {
  public:
   // The minimum write timestamp of the memtables holding `key`, or nullopt
-  // when none does.
+  // when none does. The caller may answer for more than memtables: the db
+  // also covers SSTables flushed from them after `overlapping` was taken.
   using MemtableMinTimestamp = std::function<std::optional<int64_t>(const DecoratedKey&)>;
 
   // `gc_before` in seconds. `overlapping`: the table's live SSTables that

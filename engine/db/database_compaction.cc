@@ -182,10 +182,18 @@ Result<bool> DatabaseImpl::ExecuteCompaction(const std::shared_ptr<Table>& table
       others.push_back(sstable.reader);
     }
   }
-  std::vector<std::shared_ptr<Memtable>> memtables;
-  for (const auto& memtable : {view->active, view->flushing}) {
-    if (memtable) memtables.push_back(memtable);
+  // Purge checks consult the memtables live when they ask, never a copy of
+  // the snapshot's: a compaction outlives memtables, and holding one would
+  // keep it in memory after its flush, outside the memtable budget. What
+  // such a memtable held is by then in SSTables the snapshot lacks, which
+  // the checks consult instead.
+  std::vector<uint64_t> known_generations;
+  for (const Table::LiveSSTable& sstable : view->sstables) {
+    known_generations.push_back(sstable.generation);
   }
+  std::sort(known_generations.begin(), known_generations.end());
+  CompactionController::MemtableMinTimestamp newer_sources =
+      NewerSourcesMinTimestamp(table, std::move(known_generations));
   // From here on the compaction holds only what it reads: an input it has
   // released can be deleted as soon as readers are done with it.
   view.reset();
@@ -230,7 +238,7 @@ Result<bool> DatabaseImpl::ExecuteCompaction(const std::shared_ptr<Table>& table
     std::vector<Table::LiveSSTable> outputs;
     if (!step_inputs.empty()) {
       CASSETTE_ASSIGN_OR_RETURN(
-          outputs, WriteCompactionOutputs(table, memtables, schema, task, range, step_inputs,
+          outputs, WriteCompactionOutputs(table, newer_sources, schema, task, range, step_inputs,
                                           others, &record));
     }
     // Inputs ending in this step are consumed; those reaching past it now
@@ -405,29 +413,46 @@ Result<std::vector<Table::LiveSSTable>> DatabaseImpl::OpenOutputs(
   return opened;
 }
 
+CompactionController::MemtableMinTimestamp DatabaseImpl::NewerSourcesMinTimestamp(
+    std::shared_ptr<Table> table, std::vector<uint64_t> known_generations) {
+  // Memtables are consulted per key: a memtable holding the partition may
+  // hold data a purged tombstone would otherwise have shadowed. Memtables
+  // switched in after the snapshot hold only newer writes, which default
+  // timestamps make newer than anything being purged; writes with an
+  // explicit old timestamp are the user's risk, as in Cassandra. SSTables
+  // that joined the table since the snapshot were flushed from memtables
+  // it had (or compacted from those), so they answer for them; this
+  // compaction's own outputs among them never cover the key being merged.
+  return [table = std::move(table),
+          known = std::move(known_generations)](const DecoratedKey& key) -> std::optional<int64_t> {
+    const std::shared_ptr<const Table::View> view = table->view();
+    std::optional<int64_t> min;
+    auto note = [&min](int64_t timestamp) { min = min ? std::min(*min, timestamp) : timestamp; };
+    for (const auto& memtable : {view->active, view->flushing}) {
+      if (memtable && !memtable->empty() && memtable->ContainsPartition(key)) {
+        note(memtable->MinTimestamp());
+      }
+    }
+    for (const Table::LiveSSTable& sstable : view->sstables) {
+      if (!std::binary_search(known.begin(), known.end(), sstable.generation) &&
+          sstable.reader->MayContainKey(key)) {
+        note(sstable.reader->stats().min_timestamp);
+      }
+    }
+    return min;
+  };
+}
+
 Result<std::vector<Table::LiveSSTable>> DatabaseImpl::WriteCompactionOutputs(
-    const std::shared_ptr<Table>& table, const std::vector<std::shared_ptr<Memtable>>& memtables,
-    const TableSchema& schema, const CompactionTask& task, const TokenRange& range,
+    const std::shared_ptr<Table>& table,
+    const CompactionController::MemtableMinTimestamp& newer_sources, const TableSchema& schema,
+    const CompactionTask& task, const TokenRange& range,
     const std::vector<Table::LiveSSTable>& inputs,
     const std::vector<std::shared_ptr<const SSTableReader>>& others, CompactionRecord* record) {
   const int64_t now_micros = options_.clock->WallMicros();
   const int64_t now_sec = NowInSeconds(now_micros);
-  // Memtables are consulted per key: a memtable holding the partition may
-  // hold data a purged tombstone would otherwise have shadowed.
-  // Memtables switched in after the snapshot hold only newer writes, which
-  // default timestamps make newer than anything being purged; writes with
-  // an explicit old timestamp are the user's risk, as in Cassandra.
   CompactionController controller(now_sec - schema.options().gc_grace_seconds, std::move(others),
-                                  [memtables](const DecoratedKey& key) -> std::optional<int64_t> {
-                                    std::optional<int64_t> min;
-                                    for (const auto& memtable : memtables) {
-                                      if (memtable->empty() || !memtable->ContainsPartition(key))
-                                        continue;
-                                      min = min ? std::min(*min, memtable->MinTimestamp())
-                                                : memtable->MinTimestamp();
-                                    }
-                                    return min;
-                                  });
+                                  newer_sources);
   std::vector<std::unique_ptr<PartitionIterator>> scanners;
   std::vector<const SSTableStats*> input_stats;
   uint64_t input_bytes = 0;

@@ -334,6 +334,7 @@ Status DatabaseImpl::ApplyMutations(std::span<const Mutation> batch) {
     tables[table_of[i]].updates.push_back(&updates[i]);
     tables[table_of[i]].bytes += size;
   }
+  for (const BatchTable& t : tables) CASSETTE_RETURN_IF_ERROR(WaitForMemtableSpace(t.table));
   {
     std::shared_lock barrier(write_barrier_);
     if (commit_log_) {
@@ -355,17 +356,51 @@ Status DatabaseImpl::ApplyMutations(std::span<const Mutation> batch) {
 }
 
 void DatabaseImpl::MaybeScheduleFlush(const std::shared_ptr<Table>& table) {
-  if (table->MemtableBytes() < options_.memtable_flush_threshold) return;
-  if (table->flush_scheduled.exchange(true)) return;
+  if (table->MemtableBytes() < FlushTriggerBytes()) return;
+  if (!table->flush_state().TryQueue()) return;
   scheduler_->Schedule([this, table] {
-    {
-      std::lock_guard flush(flush_mutex_);
-      // A failure leaves the memtable in place; the next threshold crossing
-      // or an explicit flush retries it, and the commit log still holds it.
-      FlushTableLocked(table).IgnoreError();
-    }
-    table->flush_scheduled = false;
+    if (!table->flush_state().TryStartQueued()) return;  // a writer ran it
+    // A failure leaves the memtable in place; the next threshold crossing,
+    // a writer out of memtable space or an explicit flush retries it, and
+    // the commit log still holds it.
+    RunStartedFlush(table).IgnoreError();
   });
+}
+
+Status DatabaseImpl::RunStartedFlush(const std::shared_ptr<Table>& table) {
+  Status s;
+  {
+    std::lock_guard flush(flush_mutex_);
+    s = FlushTableLocked(table);
+  }
+  table->flush_state().Finish();
+  return s;
+}
+
+Status DatabaseImpl::WaitForMemtableSpace(const std::shared_ptr<Table>& table) {
+  const uint64_t budget = options_.memtable_flush_threshold;
+  if (table->MemtableBytes() < budget) return Status::OK();
+  table->flush_state().CountWriteStall();
+  do {
+    if (closed_) return Status::InvalidArgument("database is closed");
+    if (table->flush_state().TryStart()) {
+      // Nobody is running the flush (it is queued behind other work, on a
+      // ManualScheduler, or an earlier attempt failed): run it here rather
+      // than wait for a job that may never start.
+      const bool had_data = table->HasUnflushedData();
+      Status s = RunStartedFlush(table);
+      if (!s.ok()) {
+        return Status::WriteFailure("memtable full (memtable_flush_threshold " +
+                                    std::to_string(budget) +
+                                    " bytes) and its flush failed: " + s.message());
+      }
+      // Nothing to flush: a budget smaller than an empty memtable.
+      if (!had_data) break;
+    } else {
+      table->flush_state().WaitWhileRunning();
+    }
+  } while (table->MemtableBytes() >= budget);
+  return Status::OK();
 }
 
 Status DatabaseImpl::Flush() {
@@ -540,6 +575,7 @@ Result<TableStats> DatabaseImpl::GetTableStats(const std::string& keyspace,
   stats.table = table_name;
   auto view = table->view();
   stats.memtable_bytes = static_cast<int64_t>(table->MemtableBytes());
+  stats.memtable_write_stalls = table->flush_state().write_stalls();
   EstimatedHistogram partition_sizes;
   for (const auto& sstable : view->sstables) {
     const SSTableStats& s = sstable.reader->stats();

@@ -22,6 +22,7 @@
 
 #include "cassette/db.h"
 #include "engine/commitlog/commit_log.h"
+#include "engine/compaction/compaction_controller.h"
 #include "engine/compaction/compaction_output_writer.h"
 #include "engine/compaction/compaction_strategy.h"
 #include "engine/db/manifest.h"
@@ -104,7 +105,23 @@ class DatabaseImpl final : public Database {
   Status RemoveOrphanFiles();
   Status ReplayCommitLog(uint64_t* max_segment_id, bool* replayed);
   Status ApplyUpdates(const std::vector<PartitionUpdate>& updates, const std::string& record);
+  // Memtable budget (Options::memtable_flush_threshold) per table, over
+  // the active and the flushing memtable together. A flush is queued once
+  // they reach half of it: flushes run one at a time (flush_mutex_), so the
+  // memtable being flushed and the one filling meanwhile each get half, as
+  // Cassandra's memtable_cleanup_threshold (1 / (1 + flush writers)) and
+  // RocksDB's two write buffers split theirs. A writer finding the whole
+  // budget spent waits for the running flush, or runs the flush itself
+  // when none is running (WaitForMemtableSpace).
+  uint64_t FlushTriggerBytes() const { return options_.memtable_flush_threshold / 2; }
   void MaybeScheduleFlush(const std::shared_ptr<Table>& table);
+  // Before a write of `table` (no lock held): returns once the table's
+  // memtables hold less than the budget. WriteFailure when a flush it had
+  // to run failed.
+  Status WaitForMemtableSpace(const std::shared_ptr<Table>& table);
+  // Runs the flush the caller started in the table's TableFlushState, then
+  // marks it finished.
+  Status RunStartedFlush(const std::shared_ptr<Table>& table);
   Status FlushTableLocked(const std::shared_ptr<Table>& table);
   Status DiscardObsoleteCommitLog();
   SSTableWriterOptions WriterOptionsFor(const TableSchema& schema) const;
@@ -128,10 +145,17 @@ class DatabaseImpl final : public Database {
                                  std::shared_ptr<const Table::View> view, const TableSchema& schema,
                                  const CompactionTask& task, const std::string& strategy_name,
                                  bool major);
+  // For a compaction's purge checks: the minimum timestamp, over the
+  // table's memtables at the time of the call and its SSTables not among
+  // `known_generations` (sorted: the compaction's snapshot), of those that
+  // may hold the key.
+  static CompactionController::MemtableMinTimestamp NewerSourcesMinTimestamp(
+      std::shared_ptr<Table> table, std::vector<uint64_t> known_generations);
   // Merges `inputs` over `range` into new SSTables (opened, not yet live).
   Result<std::vector<Table::LiveSSTable>> WriteCompactionOutputs(
-      const std::shared_ptr<Table>& table, const std::vector<std::shared_ptr<Memtable>>& memtables,
-      const TableSchema& schema, const CompactionTask& task, const TokenRange& range,
+      const std::shared_ptr<Table>& table,
+      const CompactionController::MemtableMinTimestamp& newer_sources, const TableSchema& schema,
+      const CompactionTask& task, const TokenRange& range,
       const std::vector<Table::LiveSSTable>& inputs,
       const std::vector<std::shared_ptr<const SSTableReader>>& others, CompactionRecord* record);
   // Swaps `removed` for `outputs` and moves the start of partially consumed

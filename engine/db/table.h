@@ -24,6 +24,7 @@
 #include "engine/db/manifest.h"
 #include "engine/db/obsolete_file_deleter.h"
 #include "engine/db/table_compaction_state.h"
+#include "engine/db/table_flush_state.h"
 #include "engine/memtable/memtable.h"
 #include "engine/read/execute_read.h"
 #include "engine/sstable/sstable_reader.h"
@@ -69,6 +70,8 @@ class Table {
   // A batch's updates of this table, into one memtable (the view is taken
   // once, not once per update).
   void Apply(std::span<const PartitionUpdate* const> updates);
+  // The active and the flushing memtable together: what
+  // Options::memtable_flush_threshold bounds.
   size_t MemtableBytes() const;
   bool HasUnflushedData() const;
 
@@ -122,8 +125,8 @@ class Table {
   uint64_t bytes_written_by_users() const { return bytes_written_by_users_; }
   uint64_t bytes_flushed() const { return bytes_flushed_; }
 
-  // A flush job is queued or running (so at most one is scheduled).
-  std::atomic<bool> flush_scheduled{false};
+  // The table's flush job: queued, running or neither (one at a time).
+  TableFlushState& flush_state() { return flush_state_; }
 
  private:
   void Publish(std::shared_ptr<const View> view);
@@ -138,6 +141,7 @@ class Table {
   std::atomic<uint64_t> bytes_compacted_{0};
   std::atomic<int64_t> max_write_timestamp_{std::numeric_limits<int64_t>::min()};
   TableCompactionState compaction_;
+  TableFlushState flush_state_;
 };
 
 }  // namespace cassette

@@ -1,5 +1,6 @@
 #include "engine/memtable/memtable_arena.h"
 
+#include <algorithm>
 #include <cassert>
 #include <cstdint>
 
@@ -39,9 +40,13 @@ char* MemtableArena::AllocateAligned(size_t bytes) {
 
 char* MemtableArena::AllocateFallback(size_t bytes) {
   if (bytes > kLargeAllocation) return NewBlock(bytes);
-  // The rest of the current block is abandoned; at most a quarter block.
-  alloc_ptr_ = NewBlock(kBlockSize);
-  remaining_ = kBlockSize;
+  // The rest of the current block is abandoned: less than `bytes`, so at
+  // most a quarter block.
+  size_t block_size = next_block_size_;
+  while (block_size < bytes) block_size *= 2;  // bytes <= kLargeAllocation < kBlockSize
+  next_block_size_ = std::min(block_size * 2, kBlockSize);
+  alloc_ptr_ = NewBlock(block_size);
+  remaining_ = block_size;
   char* result = alloc_ptr_;
   alloc_ptr_ += bytes;
   remaining_ -= bytes;

@@ -34,6 +34,11 @@ class MemtableArena {
   // Blocks are large enough that the per-block overhead is noise, small
   // enough that an idle memtable costs little.
   static constexpr size_t kBlockSize = 32 * 1024;
+  // The first blocks are smaller, doubling up to kBlockSize: an empty
+  // memtable (a fresh one follows every flush) then costs about a
+  // kilobyte, not a whole block of its table's memtable budget, which may
+  // be only a few kilobytes.
+  static constexpr size_t kFirstBlockSize = 1024;
   // Requests above this get a block of their own, so a big row does not
   // waste the tail of the current block.
   static constexpr size_t kLargeAllocation = kBlockSize / 4;
@@ -43,6 +48,7 @@ class MemtableArena {
 
   char* alloc_ptr_ = nullptr;
   size_t remaining_ = 0;
+  size_t next_block_size_ = kFirstBlockSize;
   std::vector<std::unique_ptr<char[]>> blocks_;
   std::atomic<size_t> memory_usage_{0};
 };

@@ -76,7 +76,13 @@ struct TableStats {
   std::string keyspace;
   std::string table;
   int64_t sstable_count = 0;
+  // The active memtable and the one being flushed, together: what
+  // Options::memtable_flush_threshold bounds.
   int64_t memtable_bytes = 0;
+  // Write calls (since open) that found memtable_bytes at the budget and
+  // waited for a flush, or ran it (RocksDB's write stall, Cassandra's
+  // writes blocked on memtable allocation).
+  int64_t memtable_write_stalls = 0;
   int64_t live_bytes = 0;     // uncompressed data bytes in live SSTables
   int64_t bytes_on_disk = 0;  // size of live SSTable files
   int64_t bytes_written_by_users = 0;

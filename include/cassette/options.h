@@ -42,7 +42,16 @@ struct Options {
   // Largest mutation accepted (Cassandra: half a segment).
   uint64_t max_mutation_size = 16ull << 20;
 
-  // A table's memtable is flushed once it holds this many bytes.
+  // Memory budget of each table's memtables: the active memtable and the
+  // one being flushed together (as Cassandra's memtable space covers both).
+  // A flush starts once they hold half of it, so the memtable being
+  // written to an SSTable and the one filling meanwhile share the budget;
+  // when the whole budget is in use, writes to the table wait for the
+  // running flush (or run it themselves when it has not started, as under
+  // a ManualScheduler, where a full memtable is flushed inline). May be
+  // passed by the writes in flight when the budget fills (each is
+  // admitted while under it). Flushed SSTables are therefore about half
+  // this size. TableStats::memtable_write_stalls counts the waits.
   uint64_t memtable_flush_threshold = 64ull << 20;
   // Decompressed SSTable chunks kept in memory, shared by every table.
   uint64_t block_cache_size = 32ull << 20;

@@ -12,9 +12,9 @@
 #include "cassette/clock.h"
 #include "engine/commitlog/commit_log.h"
 #include "tests/commitlog/commit_log_test_util.h"
-#include "tests/commitlog/hooked_file_system.h"
 #include "tests/commitlog/op_latch.h"
 #include "tests/support/fault_injection_file_system.h"
+#include "tests/support/hooked_file_system.h"
 
 namespace cassette {
 namespace {

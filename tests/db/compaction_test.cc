@@ -5,12 +5,16 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <condition_variable>
 #include <map>
+#include <mutex>
 #include <set>
+#include <thread>
 
 #include "cassette/db.h"
 #include "tests/db/db_test_util.h"
 #include "tests/support/fault_injection_file_system.h"
+#include "tests/support/hooked_file_system.h"
 
 namespace cassette::testing {
 namespace {
@@ -424,6 +428,90 @@ TEST_F(CompactionTest, TombstoneIsKeptWhileOlderShadowedDataRemainsElsewhere) {
   EXPECT_EQ(Stats().tombstones_purged, 1);
   EXPECT_EQ(CountRows(1), 0);
   EXPECT_EQ(CountRows(40), 39 * 60);
+}
+
+// A compaction does not keep the memtables of its snapshot (a flushed one
+// would stay in memory, outside the memtable budget, until the compaction
+// ends): its purge checks look at the table when they run. Data a snapshot
+// memtable held, flushed while the compaction runs, still keeps the
+// tombstone that shadows it: the checks find it in the new SSTable.
+TEST(CompactionPurgeTest, DataFlushedDuringTheCompactionStillKeepsItsTombstone) {
+  TestDb t;
+  auto hooked = std::make_shared<HookedFileSystem>(t.fs);
+  std::mutex mu;
+  std::condition_variable changed;
+  bool entered = false;
+  bool released = false;
+  // Holds the first compaction after its snapshot, before it merges.
+  hooked->set_hook([&](std::string_view op, const std::string&) {
+    if (op != "free_space") return;
+    std::unique_lock lock(mu);
+    entered = true;
+    changed.notify_all();
+    changed.wait(lock, [&] { return released; });
+  });
+  Options options = t.MakeOptions();
+  options.file_system = hooked;
+  auto opened = Database::Open(options, "/db");
+  ASSERT_TRUE(opened.ok()) << opened.status().ToString();
+  std::unique_ptr<Database> db = std::move(opened).value();
+  ASSERT_OK(db->CreateKeyspace({.name = "ks"}));
+  ASSERT_OK(db->CreateTable(SeriesTable({{"class", "SizeTieredCompactionStrategy"}}, 0, 0)));
+  auto write = [&](int64_t ts, int v, std::optional<int64_t> timestamp) {
+    Mutation m("ks", "ts", {Value::Int(0)});
+    if (timestamp) m.UsingTimestamp(*timestamp);
+    m.Insert({Value::Timestamp(ts)}).Set("v", Value::Int(v));
+    return db->Apply(m);
+  };
+  auto rows = [&]() -> int64_t {
+    ReadQuery query;
+    query.keyspace = "ks";
+    query.table = "ts";
+    query.partition_keys = {{Value::Int(0)}};
+    auto result = db->Read(query);
+    EXPECT_TRUE(result.ok()) << result.status().ToString();
+    return result.ok() ? static_cast<int64_t>(result->rows.size()) : -1;
+  };
+  ASSERT_OK(write(0, 1, std::nullopt));
+  ASSERT_OK(db->Flush());
+  ASSERT_TRUE(t.clock->Advance(1'000'000).ok());
+  const int64_t deleted_at = t.clock->WallMicros();
+  {
+    Mutation m("ks", "ts", {Value::Int(0)});
+    m.UsingTimestamp(deleted_at);
+    m.DeletePartition();
+    ASSERT_OK(db->Apply(m));
+  }
+  ASSERT_OK(db->Flush());
+  // Older than the deletion, so shadowed by it; in the memtable for now.
+  ASSERT_OK(write(1, 2, deleted_at - 1));
+  ASSERT_EQ(rows(), 0);
+  ASSERT_TRUE(t.clock->Advance(3600'000'000).ok());  // far past gc_grace (0)
+
+  Status compacted;
+  std::thread compaction([&] { compacted = db->CompactMajor("ks", "ts"); });
+  {
+    std::unique_lock lock(mu);
+    changed.wait(lock, [&] { return entered; });
+  }
+  ASSERT_OK(db->Flush());  // the memtable the compaction saw leaves memory
+  {
+    std::lock_guard lock(mu);
+    released = true;
+    changed.notify_all();
+  }
+  compaction.join();
+  ASSERT_OK(compacted);
+  auto stats = db->GetTableStats("ks", "ts");
+  ASSERT_TRUE(stats.ok());
+  EXPECT_EQ(stats->tombstones_purged, 0);
+  EXPECT_EQ(rows(), 0);
+  // Once the flushed row joins a compaction with the tombstone, both go.
+  ASSERT_OK(db->CompactMajor("ks", "ts"));
+  stats = db->GetTableStats("ks", "ts");
+  ASSERT_TRUE(stats.ok());
+  EXPECT_EQ(stats->tombstones_purged, 1);
+  EXPECT_EQ(rows(), 0);
 }
 
 // Incremental release: a leveled compaction over non-overlapping files runs

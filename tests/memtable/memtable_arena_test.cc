@@ -20,6 +20,19 @@ TEST(MemtableArenaTest, StartsEmpty) {
   EXPECT_EQ(arena.MemoryUsage(), 0u);
 }
 
+// A memtable's budget counts its arena: a nearly empty one must not cost a
+// whole 32 KiB block, and a full one must not pay for many small blocks.
+TEST(MemtableArenaTest, BlocksGrowFromAKilobyte) {
+  MemtableArena arena;
+  arena.AllocateAligned(100);
+  const size_t first = arena.MemoryUsage();
+  EXPECT_GE(first, 100u);
+  EXPECT_LE(first, 2048u);
+  for (int i = 0; i < 10000; ++i) arena.Allocate(100);
+  // 1 MB in blocks that quickly reach full size: little beyond the bytes.
+  EXPECT_LT(arena.MemoryUsage(), 1'000'000u + 2 * 32 * 1024);
+}
+
 TEST(MemtableArenaTest, MixedAllocationsKeepTheirBytes) {
   Random rnd(memtable_test::TestSeed());
   MemtableArena arena;

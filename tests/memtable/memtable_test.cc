@@ -340,6 +340,13 @@ TEST(MemtableTest, TimestampsAndEncodingStats) {
   EXPECT_EQ(m.encoding_stats(), (EncodingStats{-5, 4000, 30}));
 }
 
+// A fresh memtable follows every flush; Options::memtable_flush_threshold
+// counts it, and may be as small as 4 KiB.
+TEST(MemtableTest, AnEmptyMemtableCostsAboutAKilobyte) {
+  Memtable m;
+  EXPECT_LE(m.ApproximateMemoryUsage(), 2048u);
+}
+
 TEST(MemtableTest, MemoryUsageGrowsWithData) {
   Memtable m;
   const size_t initial = m.ApproximateMemoryUsage();

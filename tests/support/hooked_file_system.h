@@ -1,7 +1,10 @@
 // HookedFileSystem: forwards to another FileSystem and calls a test hook
-// before every WritableFile::Flush and ::Sync. The group-commit tests use it
-// to hold a leader inside its write or fsync (on a latch, not a sleep) while
-// other writers queue up behind it.
+// before every WritableFile::Flush and ::Sync, and before GetFreeSpace (which
+// a compaction asks after taking its snapshot, before merging). Tests use it
+// to hold a thread at that point on a latch, not a sleep: a group-commit
+// leader inside its write or fsync while other writers queue up behind it,
+// a flush inside its SSTable's fsync while a writer runs out of memtable
+// space, a compaction while a flush changes the table under it.
 #pragma once
 
 #include <functional>
@@ -17,7 +20,8 @@ namespace cassette {
 
 class HookedFileSystem final : public FileSystem {
  public:
-  // op is "flush" or "sync". Set before the file system is shared between threads.
+  // op is "flush", "sync" (path: the file) or "free_space" (path: the
+  // directory). Set before the file system is shared between threads.
   using Hook = std::function<void(std::string_view op, const std::string& path)>;
 
   explicit HookedFileSystem(std::shared_ptr<FileSystem> base) : base_(std::move(base)) {}
@@ -54,6 +58,7 @@ class HookedFileSystem final : public FileSystem {
     return base_->LockFile(path);
   }
   Result<uint64_t> GetFreeSpace(const std::string& dir) override {
+    if (hook_) hook_("free_space", dir);
     return base_->GetFreeSpace(dir);
   }
 
