@@ -140,7 +140,7 @@ class PartitionPurger {
         col.complex_deletion = DeletionTime::Live();
         ++stats_->complex_deletions_purged;
       }
-      std::erase_if(col.cells, [this](Cell& cell) { return CompactCell(&cell); });
+      erase_if(col.cells, [this](Cell& cell) { return CompactCell(&cell); });
       return col.cells.empty() && col.complex_deletion.IsLive();
     });
     return row->IsEmpty();

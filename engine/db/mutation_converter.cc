@@ -211,7 +211,7 @@ class RowCellBuilder {
       return Status::OK();
     }
     if (is_list) {
-      std::vector<Cell> cells;
+      CellVector cells;
       for (const Value& element : elements) {
         if (element.is_null())
           return Status::InvalidRequest("null is not supported inside collections");
@@ -250,7 +250,7 @@ class RowCellBuilder {
 bool ColumnsAreNormal(const std::vector<ColumnData>& columns) {
   for (size_t i = 0; i < columns.size(); ++i) {
     if (i > 0 && columns[i - 1].column_id >= columns[i].column_id) return false;
-    const std::vector<Cell>& cells = columns[i].cells;
+    const CellVector& cells = columns[i].cells;
     for (size_t c = 1; c < cells.size(); ++c) {
       if (!(cells[c - 1].path < cells[c].path)) return false;
     }

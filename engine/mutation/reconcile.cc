@@ -36,13 +36,13 @@ decltype(auto) Take(T& x) {
 
 // Both sides sorted by path (memcmp); the result is too.
 template <bool kMove, class Cells>
-void MergeCellsByPath(std::vector<Cell>* into, Cells& from) {
+void MergeCellsByPath(CellVector* into, Cells& from) {
   if (from.empty()) return;
   if (into->empty()) {
     *into = Take<kMove>(from);
     return;
   }
-  std::vector<Cell> out;
+  CellVector out;
   out.reserve(into->size() + from.size());
   auto a = into->begin();
   auto b = from.begin();
@@ -225,7 +225,7 @@ bool RemoveShadowed(Row* row, const DeletionTime& deletion) {
     if (!complex.IsLive() && !complex.Supersedes(active) && !active.IsLive()) {
       col->complex_deletion = DeletionTime::Live();
     }
-    std::erase_if(col->cells, [&](const Cell& c) {
+    erase_if(col->cells, [&](const Cell& c) {
       return active.Deletes(c.timestamp) || complex.Deletes(c.timestamp);
     });
     if (col->cells.empty() && col->complex_deletion.IsLive()) continue;

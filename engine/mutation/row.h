@@ -11,15 +11,20 @@
 #include "engine/mutation/cell.h"
 #include "engine/mutation/deletion_time.h"
 #include "engine/mutation/liveness_info.h"
+#include "engine/util/small_vector.h"
 
 namespace cassette {
+
+// A simple column has exactly one cell, and rows are built and dropped at
+// the write rate: the cell lives inside the column, without a heap block.
+using CellVector = SmallVector<Cell, 1>;
 
 struct ColumnData {
   uint32_t column_id = 0;
   // Collection columns (non-frozen) may hold many cells and a complex deletion.
   bool is_complex = false;
   DeletionTime complex_deletion;
-  std::vector<Cell> cells;  // simple: exactly one cell with an empty path
+  CellVector cells;  // simple: exactly one cell with an empty path
 
   friend bool operator==(const ColumnData&, const ColumnData&) = default;
 };

@@ -28,7 +28,7 @@ void ColumnFilter::Apply(Row* row) const {
     if (drop != dropped.end()) {
       // A column dropped but kept under the same id: what was written up to
       // the drop is gone, later writes stay.
-      std::erase_if(column->cells, [&](const Cell& c) { return c.timestamp <= drop->second; });
+      erase_if(column->cells, [&](const Cell& c) { return c.timestamp <= drop->second; });
       if (column->complex_deletion.marked_for_delete_at <= drop->second) {
         column->complex_deletion = DeletionTime::Live();
       }

@@ -37,7 +37,7 @@ RowLiveness ApplyLiveView(const DeletionTime& covering, int64_t now_sec, int64_t
       if (!Purgeable(column.complex_deletion.local_deletion_time, gc_before)) has_deletion = true;
       column.complex_deletion = DeletionTime::Live();
     }
-    std::erase_if(column.cells, [&](const Cell& cell) {
+    erase_if(column.cells, [&](const Cell& cell) {
       if (cell.IsLive(now_sec)) {
         result.live = true;
         return false;

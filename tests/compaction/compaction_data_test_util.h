@@ -54,7 +54,7 @@ inline ColumnData Simple(uint32_t id, Cell c) {
   return col;
 }
 
-inline ColumnData Complex(uint32_t id, std::vector<Cell> cells, DeletionTime d = {}) {
+inline ColumnData Complex(uint32_t id, CellVector cells, DeletionTime d = {}) {
   ColumnData col;
   col.column_id = id;
   col.is_complex = true;

@@ -112,7 +112,7 @@ class RandomData {
       if (rnd_.OneIn(2)) row.columns.push_back(Simple(id, RandomCell()));
     }
     if (rnd_.OneIn(3)) {
-      std::vector<Cell> cells;
+      CellVector cells;
       for (const char* path : {"a", "b", "c"}) {
         if (rnd_.OneIn(2)) cells.push_back(RandomCell(path));
       }

@@ -33,7 +33,7 @@ inline ColumnData Simple(uint32_t id, Cell c) {
   return col;
 }
 
-inline ColumnData Complex(uint32_t id, std::vector<Cell> cells, DeletionTime d = {}) {
+inline ColumnData Complex(uint32_t id, CellVector cells, DeletionTime d = {}) {
   ColumnData col;
   col.column_id = id;
   col.is_complex = true;
@@ -123,7 +123,7 @@ class Generator {
     size_t ncols = rnd_.Uniform(5);
     for (size_t i = 0; i < ncols; ++i) {
       if (rnd_.OneIn(3)) {
-        std::vector<Cell> cells;
+        CellVector cells;
         std::string path;
         size_t n = rnd_.Uniform(4);
         for (size_t j = 0; j < n; ++j) {

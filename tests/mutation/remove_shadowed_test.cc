@@ -61,7 +61,7 @@ TEST(CollectionElementTombstoneTest, DeletesOneElement) {
   EXPECT_FALSE(RemoveShadowed(&row, DeletionTime::Live()));
   ASSERT_EQ(row.columns.size(), 1u);
   EXPECT_EQ(row.columns[0].cells,
-            (std::vector<Cell>{Cell::Tombstone(6, 100, "\x01"), Cell::Live(5, "b", "\x02")}));
+            (CellVector{Cell::Tombstone(6, 100, "\x01"), Cell::Live(5, "b", "\x02")}));
 }
 
 TEST(ComplexDeletionTest, DropsElementsAtOrBeforeIt) {
@@ -76,7 +76,7 @@ TEST(ComplexDeletionTest, DropsElementsAtOrBeforeIt) {
   ASSERT_EQ(row.columns.size(), 1u);
   EXPECT_EQ(row.columns[0].complex_deletion, Del(9, 100));
   EXPECT_EQ(row.columns[0].cells,
-            (std::vector<Cell>{Cell::Live(10, "new", "\x04"), Cell::Tombstone(11, 60, "\x05")}));
+            (CellVector{Cell::Live(10, "new", "\x04"), Cell::Tombstone(11, 60, "\x05")}));
 }
 
 TEST(ComplexDeletionTest, KeptWhenEveryElementIsGone) {
@@ -100,7 +100,7 @@ TEST(ComplexDeletionTest, DroppedWhenARowDeletionCoversIt) {
   EXPECT_EQ(row.deletion, Del(20, 300));
   ASSERT_EQ(row.columns.size(), 1u);
   EXPECT_TRUE(row.columns[0].complex_deletion.IsLive());
-  EXPECT_EQ(row.columns[0].cells, std::vector<Cell>{Cell::Live(25, "y", "\x02")});
+  EXPECT_EQ(row.columns[0].cells, CellVector{Cell::Live(25, "y", "\x02")});
 
   // A complex deletion newer than the row deletion stays.
   Row newer;
