@@ -314,9 +314,8 @@ Status DatabaseImpl::ApplyMutations(std::span<const Mutation> batch) {
     }
     ConversionContext context{tables[t].table->id(), mutation.timestamp().value_or(batch_timestamp),
                               NowInSeconds(now)};
-    CASSETTE_ASSIGN_OR_RETURN(PartitionUpdate update,
-                              ConvertMutation(*tables[t].schema, mutation, context));
-    updates.push_back(std::move(update));
+    CASSETTE_RETURN_IF_ERROR(
+        ConvertMutation(*tables[t].schema, mutation, context, &updates.emplace_back()));
     table_of.push_back(t);
   }
 

@@ -28,6 +28,31 @@ bool Compatible(const DataType& column, const DataType& value) {
   return true;
 }
 
+// Fixed-width types where every bit pattern of the right size is a valid
+// value (ValidateValue checks only the size): most key and column values
+// of a write, checked here without the general path's calls.
+bool HasOnlyValidValuesOfSize(TypeKind kind, size_t size) {
+  switch (kind) {
+    case TypeKind::kBigint:
+    case TypeKind::kCounter:
+    case TypeKind::kDouble:
+    case TypeKind::kTimestamp:
+      return size == 8;
+    case TypeKind::kDate:
+    case TypeKind::kFloat:
+    case TypeKind::kInt:
+      return size == 4;
+    case TypeKind::kUuid:
+      return size == 16;
+    case TypeKind::kSmallint:
+      return size == 2;
+    case TypeKind::kTinyint:
+      return size == 1;
+    default:
+      return false;
+  }
+}
+
 Status CheckTtl(int64_t ttl) {
   if (ttl < 0) {
     return Status::InvalidRequest("A TTL must be greater or equal to 0, but was " +
@@ -57,11 +82,21 @@ class RowCellBuilder {
   }
   DeletionTime Deletion(int64_t timestamp) const { return {timestamp, context_.now_sec}; }
 
-  // The column's only cell. Not `cells = {cell}`: an initializer list can
-  // only be copied from, which would copy the value a second time.
-  static void SetOnlyCell(ColumnData* data, Cell cell) {
-    data->cells.clear();
-    data->cells.push_back(std::move(cell));
+  // A simple column's only cell, built where it is stored: every column of
+  // every row written comes through here, and building a Cell elsewhere
+  // and moving it in would move its two strings twice.
+  void SetOnlyLiveCell(ColumnData* data, std::string_view value) const {
+    Cell& cell = OnlyCell(data);
+    cell.timestamp = context_.timestamp;
+    cell.ttl = ttl_ > 0 ? ttl_ : 0;
+    cell.local_deletion_time = ttl_ > 0 ? context_.now_sec + ttl_ : kNoDeletionTime;
+    cell.value.assign(value);
+  }
+  void SetOnlyTombstone(ColumnData* data) const {
+    Cell& cell = OnlyCell(data);
+    cell.timestamp = context_.timestamp;
+    cell.ttl = 0;
+    cell.local_deletion_time = context_.now_sec;
   }
 
   // Appends the effect of `op` on `column` to `data`.
@@ -77,18 +112,18 @@ class RowCellBuilder {
     switch (op.op) {
       case CellOp::kSet:
         if (op.value.is_null()) {
-          SetOnlyCell(data, Tombstone());
+          SetOnlyTombstone(data);
           return Status::OK();
         }
         CASSETTE_RETURN_IF_ERROR(CheckValue(column, op.value, "column"));
-        SetOnlyCell(data, LiveCell(op.value.bytes()));
+        SetOnlyLiveCell(data, op.value.bytes());
         return Status::OK();
       case CellOp::kDelete:
-        SetOnlyCell(data, Tombstone());
+        SetOnlyTombstone(data);
         return Status::OK();
       case CellOp::kCounterSet:
         CASSETTE_RETURN_IF_ERROR(CheckValue(column, op.value, "column"));
-        SetOnlyCell(data, LiveCell(op.value.bytes()));
+        SetOnlyLiveCell(data, op.value.bytes());
         return Status::OK();
       default:
         return Status::InvalidRequest("Invalid operation for non-collection column " + column.name);
@@ -238,6 +273,16 @@ class RowCellBuilder {
     return Status::OK();
   }
 
+  // The column's cells reduced to one empty cell (its path empty too),
+  // reusing what storage they have.
+  static Cell& OnlyCell(ColumnData* data) {
+    data->cells.resize(1);
+    Cell& cell = data->cells[0];
+    cell.value.clear();
+    cell.path.clear();
+    return cell;
+  }
+
   const ConversionContext& context_;
   int32_t ttl_;
   int64_t list_counter_ = 0;
@@ -291,6 +336,10 @@ Result<Bound> ConvertBound(const TableSchema& schema, const ClusteringBound& bou
 }  // namespace
 
 Status CheckValue(const ColumnDefinition& column, const Value& value, const char* what) {
+  if (!value.is_null() && value.type().kind() == column.type.kind() &&
+      HasOnlyValidValuesOfSize(column.type.kind(), value.bytes().size())) {
+    return Status::OK();
+  }
   if (value.is_null()) {
     return Status::InvalidRequest(std::string("Invalid null value for ") + what + " " +
                                   column.name);
@@ -364,13 +413,12 @@ Result<std::string> EncodeClusteringValues(const TableSchema& schema,
   return encoded;
 }
 
-Result<PartitionUpdate> ConvertMutation(const TableSchema& schema, const Mutation& mutation,
-                                        const ConversionContext& context) {
-  PartitionUpdate update;
-  update.table_id = context.table_id;
+Status ConvertMutation(const TableSchema& schema, const Mutation& mutation,
+                       const ConversionContext& context, PartitionUpdate* update) {
+  update->table_id = context.table_id;
   CASSETTE_ASSIGN_OR_RETURN(std::string key,
                             EncodePartitionKeyValues(schema, mutation.partition_key()));
-  update.key = DecoratedKey::FromKey(std::move(key));
+  update->key = DecoratedKey::FromKey(std::move(key));
 
   const int64_t ttl = mutation.ttl().value_or(schema.options().default_time_to_live);
   CASSETTE_RETURN_IF_ERROR(CheckTtl(ttl));
@@ -378,7 +426,7 @@ Result<PartitionUpdate> ConvertMutation(const TableSchema& schema, const Mutatio
   const DeletionTime deletion{context.timestamp, context.now_sec};
   const size_t clustering_count = schema.clustering().size();
 
-  if (mutation.deletes_partition()) update.partition_deletion = deletion;
+  if (mutation.deletes_partition()) update->partition_deletion = deletion;
 
   for (const auto& [start, end] : mutation.range_deletions()) {
     RangeTombstone rt;
@@ -392,11 +440,15 @@ Result<PartitionUpdate> ConvertMutation(const TableSchema& schema, const Mutatio
       std::swap(rt.range.start, rt.range.end);
     }
     rt.deletion = deletion;
-    if (!rt.range.IsEmpty()) update.range_tombstones.push_back(std::move(rt));
+    if (!rt.range.IsEmpty()) update->range_tombstones.push_back(std::move(rt));
   }
 
-  std::vector<Row> rows;
+  // Rows are built where they are kept, in the update's own vector: a
+  // mutation mostly writes one row, and a Row moved into place costs as
+  // much again as building it.
+  std::vector<Row>& rows = update->rows;
   rows.reserve(mutation.rows().size());
+  Row static_row;
   for (const RowOperation& op : mutation.rows()) {
     const bool static_only = op.clustering.empty() && clustering_count > 0;
     if (!static_only && op.clustering.size() != clustering_count) {
@@ -406,8 +458,8 @@ Result<PartitionUpdate> ConvertMutation(const TableSchema& schema, const Mutatio
               .columns()[schema.clustering()[std::min(op.clustering.size(), clustering_count - 1)]]
               .name);
     }
-    Row row;
-    Row static_row;
+    Row& row = rows.emplace_back();
+    static_row.columns.clear();
     if (!static_only) {
       CASSETTE_ASSIGN_OR_RETURN(row.clustering, EncodeClusteringValues(schema, op.clustering));
     }
@@ -444,22 +496,21 @@ Result<PartitionUpdate> ConvertMutation(const TableSchema& schema, const Mutatio
         return Status::InvalidRequest("Some clustering keys are missing: " +
                                       schema.columns()[schema.clustering()[0]].name);
       }
-      ColumnData data;
+      ColumnData& data =
+          (column->kind == ColumnKind::kStatic ? static_row : row).columns.emplace_back();
       CASSETTE_RETURN_IF_ERROR(cells.Apply(*column, column_op, &data));
-      (column->kind == ColumnKind::kStatic ? static_row : row).columns.push_back(std::move(data));
     }
     NormalizeColumns(&static_row.columns);
     NormalizeColumns(&row.columns);
-    if (!static_row.columns.empty()) MergeRow(&update.static_row, static_row);
-    if (!static_only && !row.IsEmpty()) rows.push_back(std::move(row));
+    if (!static_row.columns.empty()) MergeRow(&update->static_row, static_row);
+    if (static_only || row.IsEmpty()) rows.pop_back();
   }
 
   if (rows.size() > 1) {
     std::stable_sort(rows.begin(), rows.end(),
                      [](const Row& a, const Row& b) { return a.clustering < b.clustering; });
   }
-  // Rows of the same clustering merge, in place: the vector becomes the
-  // update's without another allocation.
+  // Rows of the same clustering merge, in place.
   size_t kept = 0;
   for (size_t i = 0; i < rows.size(); ++i) {
     if (kept > 0 && rows[kept - 1].clustering == rows[i].clustering) {
@@ -470,8 +521,7 @@ Result<PartitionUpdate> ConvertMutation(const TableSchema& schema, const Mutatio
     }
   }
   rows.resize(kept);
-  update.rows = std::move(rows);
-  return update;
+  return Status::OK();
 }
 
 }  // namespace cassette

@@ -20,8 +20,11 @@ struct ConversionContext {
   int64_t now_sec = 0;    // local deletion / expiry base
 };
 
-Result<PartitionUpdate> ConvertMutation(const TableSchema& schema, const Mutation& mutation,
-                                        const ConversionContext& context);
+// Builds the update in *update, which must be empty (default-constructed):
+// the caller owns where it lives, so it is built in place. On error *update
+// holds part of the conversion and is to be dropped.
+Status ConvertMutation(const TableSchema& schema, const Mutation& mutation,
+                       const ConversionContext& context, PartitionUpdate* update);
 
 // Encodes the partition key values of `schema` (null, missing or mistyped
 // components are InvalidRequest with Cassandra's messages).
