@@ -306,6 +306,8 @@ Status DatabaseImpl::ApplyMutations(std::span<const Mutation> batch) {
       if (t == tables.size()) {
         std::shared_ptr<const TableSchema> schema = table->shared_schema();
         tables.push_back({std::move(table), std::move(schema), {}, 0});
+        // Room for the whole batch: it mostly writes this one table.
+        tables.back().updates.reserve(batch.size());
       }
     }
     if (mutation.timestamp() && *mutation.timestamp() == kNoTimestamp) {

@@ -5,45 +5,55 @@ namespace cassette {
 
 RowOperation& RowBuilder::op() { return m_->rows_[index_]; }
 
+// Built in place: a ColumnOperation is two Values, a name and a vector, and
+// building one aside to move it in costs as much again (every column of
+// every row written through the API comes here).
+ColumnOperation& RowBuilder::NewColumn(std::string column, CellOp cell_op) {
+  ColumnOperation& c = op().columns.emplace_back();
+  c.column = std::move(column);
+  c.op = cell_op;
+  return c;
+}
+
 RowBuilder& RowBuilder::Set(std::string column, Value value) {
-  op().columns.push_back({std::move(column), CellOp::kSet, std::move(value), {}, {}});
+  NewColumn(std::move(column), CellOp::kSet).value = std::move(value);
   return *this;
 }
 
 RowBuilder& RowBuilder::SetNull(std::string column) {
-  op().columns.push_back({std::move(column), CellOp::kDelete, {}, {}, {}});
+  NewColumn(std::move(column), CellOp::kDelete);
   return *this;
 }
 
 RowBuilder& RowBuilder::MapPut(std::string column, Value key, Value value) {
-  op().columns.push_back(
-      {std::move(column), CellOp::kMapPut, std::move(value), std::move(key), {}});
+  ColumnOperation& c = NewColumn(std::move(column), CellOp::kMapPut);
+  c.value = std::move(value);
+  c.key = std::move(key);
   return *this;
 }
 
 RowBuilder& RowBuilder::Add(std::string column, std::vector<Value> elements) {
-  op().columns.push_back({std::move(column), CellOp::kCollectionAdd, {}, {}, std::move(elements)});
+  NewColumn(std::move(column), CellOp::kCollectionAdd).elements = std::move(elements);
   return *this;
 }
 
 RowBuilder& RowBuilder::Prepend(std::string column, std::vector<Value> elements) {
-  op().columns.push_back({std::move(column), CellOp::kListPrepend, {}, {}, std::move(elements)});
+  NewColumn(std::move(column), CellOp::kListPrepend).elements = std::move(elements);
   return *this;
 }
 
 RowBuilder& RowBuilder::Remove(std::string column, std::vector<Value> elements) {
-  op().columns.push_back(
-      {std::move(column), CellOp::kCollectionRemove, {}, {}, std::move(elements)});
+  NewColumn(std::move(column), CellOp::kCollectionRemove).elements = std::move(elements);
   return *this;
 }
 
 RowBuilder& RowBuilder::ReplaceCollection(std::string column, std::vector<Value> elements) {
-  op().columns.push_back({std::move(column), CellOp::kCollectionSet, {}, {}, std::move(elements)});
+  NewColumn(std::move(column), CellOp::kCollectionSet).elements = std::move(elements);
   return *this;
 }
 
 RowBuilder& RowBuilder::SetCounter(std::string column, int64_t total) {
-  op().columns.push_back({std::move(column), CellOp::kCounterSet, Value::Counter(total), {}, {}});
+  NewColumn(std::move(column), CellOp::kCounterSet).value = Value::Counter(total);
   return *this;
 }
 

@@ -70,6 +70,7 @@ class RowBuilder {
   friend class Mutation;
   RowBuilder(Mutation* m, size_t index) : m_(m), index_(index) {}
   RowOperation& op();
+  ColumnOperation& NewColumn(std::string column, CellOp cell_op);
   Mutation* m_;
   size_t index_;
 };
