@@ -13,8 +13,9 @@
 // follow links with acquire loads, so a reader sees either the whole node or
 // no node.
 //
-// Writers that append (a key greater than every stored key) skip the search:
-// the list remembers its last node at every level.
+// Writers that append (a key greater than every stored key) or prepend (a
+// key not greater than the first) skip the search: the list remembers its
+// last node at every level, and the first is the head's successor.
 #pragma once
 
 #include <atomic>
@@ -54,6 +55,14 @@ class ArenaSkipList {
     if (last != head_ && cmp_(last->key, target) < 0) {
       for (int i = 0; i < kMaxHeight; ++i) splice->prev[i] = tail_[i];
       return nullptr;
+    }
+    // A key at or before the first one goes right after the head at every
+    // level: what a time series in descending clustering order writes.
+    // (A single node is the last one, which the check above found >= target.)
+    Node* first = head_->NextRelaxed(0);
+    if (first != nullptr && (first == last || cmp_(first->key, target) >= 0)) {
+      for (int i = 0; i < kMaxHeight; ++i) splice->prev[i] = head_;
+      return first;
     }
     int level = MaxHeight() - 1;
     for (int i = level + 1; i < kMaxHeight; ++i) splice->prev[i] = head_;

@@ -1,5 +1,5 @@
-// ArenaSkipList: order, duplicates newest first, seeks, and the append fast
-// path, checked against a sorted vector.
+// ArenaSkipList: order, duplicates newest first, seeks, and the append and
+// prepend fast paths, checked against a sorted vector.
 #include "engine/memtable/arena_skip_list.h"
 
 #include <gtest/gtest.h>
@@ -89,6 +89,52 @@ TEST(ArenaSkipListTest, AppendsMixedWithInserts) {
       m.Insert(static_cast<int>(rnd.Uniform(static_cast<uint64_t>(next) + 1)));
     }
   }
+  EXPECT_EQ(m.Scan(), m.expected());
+}
+
+// A descending series (time series in DESC clustering order) takes the
+// prepend fast path; duplicates of the first key, a second-to-first key
+// and seeks must still see every level linked right.
+TEST(ArenaSkipListTest, PrependsMixedWithInserts) {
+  Random rnd(memtable_test::TestSeed() + 3);
+  SkipListModel m;
+  int next = 100000;
+  for (int i = 0; i < 3000; ++i) {
+    if (rnd.Percent(80)) {
+      m.Insert(next);  // the prepend fast path (or a duplicate of the first)
+      next -= static_cast<int>(rnd.Uniform(3));
+    } else {
+      m.Insert(next + static_cast<int>(rnd.Uniform(100001 - static_cast<uint64_t>(next))));
+    }
+  }
+  EXPECT_EQ(m.Scan(), m.expected());
+  const std::vector<const Item*>& e = m.expected();
+  List::Iterator it(&m.list());
+  for (int target = next - 1; target <= next + 50; ++target) {
+    auto ge = std::lower_bound(e.begin(), e.end(), target,
+                               [](const Item* a, int v) { return a->value < v; });
+    it.Seek(target);
+    ASSERT_TRUE(it.Valid()) << target;
+    EXPECT_EQ(it.key(), *ge) << target;
+  }
+}
+
+TEST(ArenaSkipListTest, LocateBeforeTheFirstNodeSplicesAtTheHead) {
+  SkipListModel m;
+  m.Insert(10);
+  List& list = const_cast<List&>(m.list());
+  List::Splice splice;
+  EXPECT_EQ(list.Locate(5, &splice)->key->value, 10);  // one node: it is the last too
+  m.Insert(5);
+  m.Insert(5);
+  m.Insert(20);
+  auto* node = list.Locate(5, &splice);
+  ASSERT_NE(node, nullptr);
+  EXPECT_EQ(node->key->serial, 2) << "the newest of the equal first keys";
+  EXPECT_EQ(list.Locate(1, &splice)->key->serial, 2);
+  EXPECT_EQ(list.Locate(7, &splice)->key->value, 10) << "not before the first: searched";
+  m.Insert(1);
+  m.Insert(7);
   EXPECT_EQ(m.Scan(), m.expected());
 }
 
