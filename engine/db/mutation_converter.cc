@@ -451,6 +451,10 @@ Status ConvertMutation(const TableSchema& schema, const Mutation& mutation,
   Row static_row;
   for (const RowOperation& op : mutation.rows()) {
     const bool static_only = op.clustering.empty() && clustering_count > 0;
+    if (op.clustering.size() > clustering_count) {
+      return Status::InvalidRequest("Too many clustering values: the table has " +
+                                    std::to_string(clustering_count) + " clustering columns");
+    }
     if (!static_only && op.clustering.size() != clustering_count) {
       return Status::InvalidRequest(
           "Some clustering keys are missing: " +
