@@ -276,24 +276,32 @@ Status DatabaseImpl::ApplyMutations(std::span<const Mutation> batch) {
   const int64_t batch_timestamp = timestamps_.Next(now);
   // The tables the batch writes, each looked up once: a batch mostly
   // writes one table, and a lookup takes the state lock and two shared
-  // pointers. updates[i] goes to tables[table_of[i]].
+  // pointers.
   struct BatchTable {
     std::shared_ptr<Table> table;
     std::shared_ptr<const TableSchema> schema;
-    std::vector<const PartitionUpdate*> updates;
+    std::vector<Table::Write> writes;
     uint64_t bytes = 0;
   };
+  // Mutation i went to tables[converted[i].table] as plains[index] or,
+  // when it is not a plain row, as updates[index].
+  struct Converted {
+    size_t table;
+    size_t index;
+    bool plain;
+  };
   std::vector<BatchTable> tables;
-  std::vector<size_t> table_of;
+  std::vector<Converted> converted;
+  std::vector<PlainMutation> plains;
   std::vector<PartitionUpdate> updates;
-  table_of.reserve(batch.size());
-  updates.reserve(batch.size());
+  converted.reserve(batch.size());
+  plains.reserve(batch.size());
   for (const Mutation& mutation : batch) {
     size_t t = tables.size();
     if (!tables.empty()) {
-      const TableSchema& last = *tables[table_of.back()].schema;
+      const TableSchema& last = *tables[converted.back().table].schema;
       if (last.name() == mutation.table() && last.keyspace() == mutation.keyspace()) {
-        t = table_of.back();
+        t = converted.back().table;
       }
     }
     if (t == tables.size()) {
@@ -307,7 +315,7 @@ Status DatabaseImpl::ApplyMutations(std::span<const Mutation> batch) {
         std::shared_ptr<const TableSchema> schema = table->shared_schema();
         tables.push_back({std::move(table), std::move(schema), {}, 0});
         // Room for the whole batch: it mostly writes this one table.
-        tables.back().updates.reserve(batch.size());
+        tables.back().writes.reserve(batch.size());
       }
     }
     if (mutation.timestamp() && *mutation.timestamp() == kNoTimestamp) {
@@ -316,24 +324,42 @@ Status DatabaseImpl::ApplyMutations(std::span<const Mutation> batch) {
     }
     ConversionContext context{tables[t].table->id(), mutation.timestamp().value_or(batch_timestamp),
                               NowInSeconds(now)};
+    // Most mutations are one plain row: described, not built as an update.
+    if (ConvertPlainMutation(*tables[t].schema, mutation, context, &plains.emplace_back())) {
+      converted.push_back({t, plains.size() - 1, true});
+      continue;
+    }
+    plains.pop_back();
     CASSETTE_RETURN_IF_ERROR(
         ConvertMutation(*tables[t].schema, mutation, context, &updates.emplace_back()));
-    table_of.push_back(t);
+    converted.push_back({t, updates.size() - 1, false});
   }
 
+  // The record holds every update of the batch in order; a plain row is
+  // encoded as the update holding it would be.
+  std::vector<PlainRowWrite> plain_writes;
+  plain_writes.reserve(plains.size());  // the tables' writes point at them
   std::string record;
-  PutCommitRecordHeader(updates.size(), &record);
-  for (size_t i = 0; i < updates.size(); ++i) {
+  PutCommitRecordHeader(converted.size(), &record);
+  for (const Converted& c : converted) {
+    BatchTable& t = tables[c.table];
     const size_t before = record.size();
-    EncodePartitionUpdate(updates[i], &record);
+    Table::Write write;
+    if (c.plain) {
+      write.plain = &plain_writes.emplace_back(plains[c.index].write());
+      EncodePlainPartitionUpdate(t.table->id(), *write.plain, &record);
+    } else {
+      write.update = &updates[c.index];
+      EncodePartitionUpdate(*write.update, &record);
+    }
     const size_t size = record.size() - before;
     if (size > options_.max_mutation_size) {
       return Status::InvalidRequest("Mutation of " + std::to_string(size) +
                                     " bytes is too large for the maximum size of " +
                                     std::to_string(options_.max_mutation_size));
     }
-    tables[table_of[i]].updates.push_back(&updates[i]);
-    tables[table_of[i]].bytes += size;
+    t.writes.push_back(write);
+    t.bytes += size;
   }
   for (const BatchTable& t : tables) CASSETTE_RETURN_IF_ERROR(WaitForMemtableSpace(t.table));
   {
@@ -345,12 +371,13 @@ Status DatabaseImpl::ApplyMutations(std::span<const Mutation> batch) {
       }
     }
     for (BatchTable& t : tables) {
-      t.table->Apply(t.updates);
+      t.table->Apply(t.writes);
       t.table->AddUserBytes(t.bytes);
     }
   }
-  for (size_t i = 0; i < updates.size(); ++i) {
-    NoteLateWrite(*tables[table_of[i]].table, batch[i].timestamp().value_or(batch_timestamp));
+  for (size_t i = 0; i < batch.size(); ++i) {
+    NoteLateWrite(*tables[converted[i].table].table,
+                  batch[i].timestamp().value_or(batch_timestamp));
   }
   for (const BatchTable& t : tables) MaybeScheduleFlush(t.table);
   return Status::OK();

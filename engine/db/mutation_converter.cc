@@ -9,6 +9,7 @@
 #include "engine/types/comparable.h"
 #include "engine/types/type_codec.h"
 #include "engine/util/coding.h"
+#include "engine/util/murmur3.h"
 
 namespace cassette {
 
@@ -526,6 +527,56 @@ Status ConvertMutation(const TableSchema& schema, const Mutation& mutation,
   }
   rows.resize(kept);
   return Status::OK();
+}
+
+bool ConvertPlainMutation(const TableSchema& schema, const Mutation& mutation,
+                          const ConversionContext& context, PlainMutation* out) {
+  // The shape first, then what ConvertMutation checks on the way, in any
+  // order: the answer is only yes or "ask ConvertMutation".
+  if (mutation.deletes_partition() || !mutation.range_deletions().empty() ||
+      mutation.rows().size() != 1) {
+    return false;
+  }
+  const RowOperation& op = mutation.rows().front();
+  // A full clustering (not a static-only update), and a row that is not
+  // empty: an UPDATE without columns writes nothing.
+  if (op.kind == RowOperation::Kind::kDeleteRow ||
+      op.clustering.size() != schema.clustering().size() ||
+      (op.kind == RowOperation::Kind::kUpdate && op.columns.empty())) {
+    return false;
+  }
+  const int64_t ttl = mutation.ttl().value_or(schema.options().default_time_to_live);
+  if (!CheckTtl(ttl).ok()) return false;
+
+  out->columns.clear();
+  for (const ColumnOperation& column_op : op.columns) {
+    if (column_op.op != CellOp::kSet || column_op.value.is_null()) return false;
+    const ColumnDefinition* column = schema.Find(column_op.column);
+    if (column == nullptr || column->kind != ColumnKind::kRegular || column->type.IsMultiCell() ||
+        column->type.kind() == TypeKind::kCounter ||
+        !CheckValue(*column, column_op.value, "column").ok()) {
+      return false;
+    }
+    // Kept sorted by id as they come (a row sets a handful of columns);
+    // a column set twice is ConvertMutation's to merge.
+    auto at = std::lower_bound(out->columns.begin(), out->columns.end(), column->id,
+                               [](const PlainColumn& c, uint32_t id) { return c.id < id; });
+    if (at != out->columns.end() && at->id == column->id) return false;
+    out->columns.insert(at, PlainColumn{column->id, column_op.value.bytes()});
+  }
+
+  Result<std::string> key = EncodePartitionKeyValues(schema, mutation.partition_key());
+  if (!key.ok()) return false;
+  Result<std::string> clustering = EncodeClusteringValues(schema, op.clustering);
+  if (!clustering.ok()) return false;
+  out->key = std::move(key).value();
+  out->token = Murmur3Token(out->key);
+  out->clustering = std::move(clustering).value();
+  out->has_marker = op.kind == RowOperation::Kind::kInsert;
+  out->timestamp = context.timestamp;
+  out->ttl = static_cast<int32_t>(ttl);
+  out->expiry = ttl > 0 ? context.now_sec + ttl : kNoDeletionTime;
+  return true;
 }
 
 }  // namespace cassette

@@ -11,6 +11,8 @@
 #include "cassette/schema.h"
 #include "cassette/status.h"
 #include "engine/mutation/partition_update.h"
+#include "engine/mutation/plain_row.h"
+#include "engine/util/small_vector.h"
 
 namespace cassette {
 
@@ -25,6 +27,33 @@ struct ConversionContext {
 // holds part of the conversion and is to be dropped.
 Status ConvertMutation(const TableSchema& schema, const Mutation& mutation,
                        const ConversionContext& context, PartitionUpdate* update);
+
+// A mutation that is one INSERT or UPDATE of plain values (plain_row.h),
+// converted without building its PartitionUpdate: what most writes are.
+// Holds its key and clustering; the column values stay the Mutation's,
+// which must outlive it.
+struct PlainMutation {
+  int64_t token = 0;
+  std::string key;
+  std::string clustering;
+  bool has_marker = false;
+  int64_t timestamp = 0;
+  int32_t ttl = 0;
+  int64_t expiry = kNoDeletionTime;
+  SmallVector<PlainColumn, 8> columns;  // sorted by id
+
+  PlainRowWrite write() const {
+    return {token, key, clustering, PlainRow{has_marker, timestamp, ttl, expiry, columns}};
+  }
+};
+
+// Converts `mutation` into *out when it is a single plain row that
+// ConvertMutation accepts; then ConvertMutation would build exactly the
+// update holding only out->write().row.ToRow(out->clustering). Returns
+// false for any other mutation, valid or not (*out is then unspecified):
+// ConvertMutation converts it, or says what is wrong with it.
+bool ConvertPlainMutation(const TableSchema& schema, const Mutation& mutation,
+                          const ConversionContext& context, PlainMutation* out);
 
 // Encodes the partition key values of `schema` (null, missing or mistyped
 // components are InvalidRequest with Cassandra's messages).

@@ -39,9 +39,15 @@ void Table::Publish(std::shared_ptr<const View> view) {
 
 void Table::Apply(const PartitionUpdate& update) { view()->active->Apply(update); }
 
-void Table::Apply(std::span<const PartitionUpdate* const> updates) {
+void Table::Apply(std::span<const Write> writes) {
   const std::shared_ptr<const View> v = view();
-  for (const PartitionUpdate* update : updates) v->active->Apply(*update);
+  for (const Write& write : writes) {
+    if (write.plain != nullptr) {
+      v->active->Apply(*write.plain);
+    } else {
+      v->active->Apply(*write.update);
+    }
+  }
 }
 
 size_t Table::MemtableBytes() const {

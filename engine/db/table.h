@@ -67,9 +67,15 @@ class Table {
 
   // REQUIRES: the caller holds the database's write barrier (shared).
   void Apply(const PartitionUpdate& update);
-  // A batch's updates of this table, into one memtable (the view is taken
-  // once, not once per update).
-  void Apply(std::span<const PartitionUpdate* const> updates);
+  // One write of a batch: a whole update, or a plain row described without
+  // building one (exactly one of the two is set).
+  struct Write {
+    const PartitionUpdate* update = nullptr;
+    const PlainRowWrite* plain = nullptr;
+  };
+  // A batch's writes of this table, in order, into one memtable (the view
+  // is taken once, not once per write).
+  void Apply(std::span<const Write> writes);
   // The active and the flushing memtable together: what
   // Options::memtable_flush_threshold bounds.
   size_t MemtableBytes() const;

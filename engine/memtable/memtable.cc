@@ -22,25 +22,39 @@ void Memtable::Apply(const PartitionUpdate& update) {
   if (!HasContent(update)) return;
   std::lock_guard<std::mutex> lock(write_mu_);
   const uint64_t seq = last_seq_ + 1;
-  MemtablePartition* partition = FindOrCreate(update.key, seq);
+  MemtablePartition* partition = FindOrCreate(update.key.token, update.key.key, seq);
   partition->Apply(update, seq, &arena_, &scratch_);
   stats_.Add(update);
+  Publish(partition, seq);
+}
+
+void Memtable::Apply(const PlainRowWrite& write) {
+  // A plain row always has content: a marker or a cell.
+  std::lock_guard<std::mutex> lock(write_mu_);
+  const uint64_t seq = last_seq_ + 1;
+  MemtablePartition* partition = FindOrCreate(write.token, write.key, seq);
+  partition->ApplyPlainRow(write.clustering, write.row, seq, &arena_, &scratch_);
+  stats_.Add(write.row);
+  Publish(partition, seq);
+}
+
+void Memtable::Publish(const MemtablePartition* partition, uint64_t seq) {
   last_seq_ = seq;
   // Everything the Apply linked becomes visible to new snapshots at once.
   published_seq_.store(seq, std::memory_order_release);
   if (partition->created_seq() == seq) partition_count_.fetch_add(1, std::memory_order_relaxed);
 }
 
-MemtablePartition* Memtable::FindOrCreate(const DecoratedKey& key, uint64_t seq) {
-  auto [it, new_token] = by_token_.try_emplace(key.token, nullptr);
-  if (!new_token && it->second->key() == key.key) return it->second;
-  const PartitionLookup lookup{key.token, key.key};
+MemtablePartition* Memtable::FindOrCreate(int64_t token, std::string_view key, uint64_t seq) {
+  auto [it, new_token] = by_token_.try_emplace(token, nullptr);
+  if (!new_token && it->second->key() == key) return it->second;
+  const PartitionLookup lookup{token, key};
   MemtablePartitionList::Splice splice;
   MemtablePartitionList::Node* next = partitions_.Locate(lookup, &splice);
   if (!new_token && next != nullptr && MemtablePartitionComparator()(next->key, lookup) == 0) {
     return next->key;  // a second key with the same token
   }
-  MemtablePartition* partition = MemtablePartition::New(key.token, key.key, seq, &arena_);
+  MemtablePartition* partition = MemtablePartition::New(token, key, seq, &arena_);
   partitions_.InsertAt(splice, partition);
   if (new_token) it->second = partition;
   return partition;

@@ -35,6 +35,7 @@
 #include "engine/memtable/memtable_stats.h"
 #include "engine/mutation/partition_source.h"
 #include "engine/mutation/partition_update.h"
+#include "engine/mutation/plain_row.h"
 #include "engine/mutation/row_codec.h"
 
 namespace cassette {
@@ -49,6 +50,9 @@ class Memtable {
   // content at all (live deletion, empty static row, no tombstones, no
   // rows) changes nothing and creates no partition. Thread-safe.
   void Apply(const PartitionUpdate& update);
+  // The same for an update holding one plain row, from its description
+  // (no Row is built unless the row overwrites one).
+  void Apply(const PlainRowWrite& write);
 
   // Bytes held: the arena plus the writers' partition index.
   size_t ApproximateMemoryUsage() const;
@@ -78,7 +82,9 @@ class Memtable {
 
  private:
   // Writer. The partition for `key`, created (tagged `seq`) if absent.
-  MemtablePartition* FindOrCreate(const DecoratedKey& key, uint64_t seq);
+  MemtablePartition* FindOrCreate(int64_t token, std::string_view key, uint64_t seq);
+  // Writer, after an Apply linked everything tagged `seq`.
+  void Publish(const MemtablePartition* partition, uint64_t seq);
   // The partition for `key` if `snapshot` sees it.
   const MemtablePartition* FindVisible(const DecoratedKey& key, uint64_t snapshot) const;
   uint64_t Snapshot() const { return published_seq_.load(std::memory_order_acquire); }

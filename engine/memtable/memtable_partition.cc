@@ -6,8 +6,8 @@
 #include <new>
 #include <utility>
 
-#include "engine/mutation/clustering_interval.h"
 #include "engine/memtable/memtable_row_iterator.h"
+#include "engine/mutation/clustering_interval.h"
 #include "engine/mutation/reconcile.h"
 
 namespace cassette {
@@ -85,23 +85,41 @@ void MemtablePartition::ApplyStaticRow(const Row& row, uint64_t seq, MemtableAre
   static_rows_.Push(seq, *scratch, arena);
 }
 
-void MemtablePartition::ApplyRow(const Row& row, uint64_t seq, MemtableArena* arena,
-                                 std::string* scratch) {
+template <class Encode, class Merge>
+void MemtablePartition::InsertRowVersion(std::string_view clustering, uint64_t seq,
+                                         MemtableArena* arena, std::string* scratch,
+                                         Encode&& encode, Merge&& merge) {
   MemtableRowList::Splice splice;
-  const MemtableRowList::Node* next = rows_.Locate(row.clustering, &splice);
+  const MemtableRowList::Node* next = rows_.Locate(clustering, &splice);
   scratch->clear();
-  if (next != nullptr && next->key->clustering() == row.clustering) {
+  if (next != nullptr && next->key->clustering() == clustering) {
     // An overwrite: store the merge, so that readers need one version.
     Row merged;
     Status s = next->key->Decode(&merged);
     assert(s.ok());  // our own bytes, as above
     s.IgnoreError();
-    MergeRow(&merged, row);
+    merge(&merged);
     EncodeRowBody(merged, kMemtableEncodingStats, scratch);
   } else {
-    EncodeRowBody(row, kMemtableEncodingStats, scratch);
+    encode(scratch);
   }
-  rows_.InsertAt(splice, MemtableRow::New(seq, row.clustering, *scratch, arena));
+  rows_.InsertAt(splice, MemtableRow::New(seq, clustering, *scratch, arena));
+}
+
+void MemtablePartition::ApplyRow(const Row& row, uint64_t seq, MemtableArena* arena,
+                                 std::string* scratch) {
+  InsertRowVersion(
+      row.clustering, seq, arena, scratch,
+      [&](std::string* out) { EncodeRowBody(row, kMemtableEncodingStats, out); },
+      [&](Row* merged) { MergeRow(merged, row); });
+}
+
+void MemtablePartition::ApplyPlainRow(std::string_view clustering, const PlainRow& row,
+                                      uint64_t seq, MemtableArena* arena, std::string* scratch) {
+  InsertRowVersion(
+      clustering, seq, arena, scratch,
+      [&](std::string* out) { EncodePlainRowBody(row, kMemtableEncodingStats, out); },
+      [&](Row* merged) { MergeRow(merged, row.ToRow(clustering)); });
 }
 
 DeletionTime MemtablePartition::PartitionDeletion(uint64_t snapshot) const {

@@ -23,6 +23,7 @@
 #include "engine/mutation/clustering_bound.h"
 #include "engine/mutation/partition_source.h"
 #include "engine/mutation/partition_update.h"
+#include "engine/mutation/plain_row.h"
 
 namespace cassette {
 
@@ -42,6 +43,9 @@ class MemtablePartition {
   // and new row. `scratch` is a reusable encoding buffer.
   void Apply(const PartitionUpdate& update, uint64_t seq, MemtableArena* arena,
              std::string* scratch);
+  // Writer. The same for an update holding one plain row.
+  void ApplyPlainRow(std::string_view clustering, const PlainRow& row, uint64_t seq,
+                     MemtableArena* arena, std::string* scratch);
 
   // The partition as of `snapshot`: rows in `range` (merged per clustering,
   // forward or reversed) and the range tombstones intersecting it. A decode
@@ -55,6 +59,12 @@ class MemtablePartition {
   void ApplyDeletion(const DeletionTime& deletion, uint64_t seq, MemtableArena* arena);
   void ApplyStaticRow(const Row& row, uint64_t seq, MemtableArena* arena, std::string* scratch);
   void ApplyRow(const Row& row, uint64_t seq, MemtableArena* arena, std::string* scratch);
+  // Links a version of the row at `clustering`: `encode(scratch)` encodes
+  // the row as written, `merge(merged)` merges it into the decoded older
+  // version when there is one.
+  template <class Encode, class Merge>
+  void InsertRowVersion(std::string_view clustering, uint64_t seq, MemtableArena* arena,
+                        std::string* scratch, Encode&& encode, Merge&& merge);
 
   DeletionTime PartitionDeletion(uint64_t snapshot) const;
   Status StaticRow(uint64_t snapshot, Row* row) const;

@@ -68,6 +68,20 @@ void MemtableStats::Add(const PartitionUpdate& update) {
   StoreMin(min_ttl_, c.min_ttl);
 }
 
+void MemtableStats::Add(const PlainRow& row) {
+  // The marker and every cell carry the row's timestamp, TTL and expiry.
+  Collector c;
+  c.Timestamp(row.timestamp);
+  if (row.ttl > 0) {
+    c.Ttl(row.ttl);
+    c.LocalDeletionTime(row.expiry);
+  }
+  StoreMin(min_timestamp_, c.min_ts);
+  StoreMax(max_timestamp_, c.max_ts);
+  StoreMin(min_local_deletion_time_, c.min_ldt);
+  StoreMin(min_ttl_, c.min_ttl);
+}
+
 EncodingStats MemtableStats::encoding_stats() const {
   EncodingStats stats;
   int64_t ts = MinTimestamp();

@@ -12,6 +12,7 @@
 #include <limits>
 
 #include "engine/mutation/partition_update.h"
+#include "engine/mutation/plain_row.h"
 #include "engine/mutation/row_codec.h"
 
 namespace cassette {
@@ -20,6 +21,7 @@ class MemtableStats {
  public:
   // Writer.
   void Add(const PartitionUpdate& update);
+  void Add(const PlainRow& row);
 
   // INT64_MAX / kNoTimestamp (INT64_MIN) when nothing carried a timestamp.
   int64_t MinTimestamp() const { return min_timestamp_.load(std::memory_order_relaxed); }

@@ -500,11 +500,18 @@ Status DecodeWith(std::string_view* in, Fn&& fn) {
   return Status::OK();
 }
 
+// An update's stats from its minima, each given as its "none" sentinel
+// when nothing carries one (a value equal to the sentinel counts as none).
+EncodingStats StatsFromMinima(int64_t min_ts, int64_t min_ldt, int32_t min_ttl) {
+  EncodingStats s;
+  s.min_timestamp = min_ts == std::numeric_limits<int64_t>::max() ? 0 : min_ts;
+  s.min_local_deletion_time = min_ldt == kNoDeletionTime ? 0 : min_ldt;
+  s.min_ttl = min_ttl == std::numeric_limits<int32_t>::max() ? 0 : min_ttl;
+  return s;
+}
+
 // Minima over the update, so that its deltas are small and non-negative.
 EncodingStats StatsOf(const PartitionUpdate& u) {
-  EncodingStats s;
-  int64_t min_ts = u.MinTimestamp();
-  s.min_timestamp = min_ts == std::numeric_limits<int64_t>::max() ? 0 : min_ts;
   int64_t min_ldt = kNoDeletionTime;
   int32_t min_ttl = std::numeric_limits<int32_t>::max();
   auto ldt = [&](int64_t v) {
@@ -533,9 +540,7 @@ EncodingStats StatsOf(const PartitionUpdate& u) {
     if (!rt.deletion.IsLive()) ldt(rt.deletion.local_deletion_time);
   }
   for (const Row& r : u.rows) row(r);
-  s.min_local_deletion_time = min_ldt == kNoDeletionTime ? 0 : min_ldt;
-  s.min_ttl = min_ttl == std::numeric_limits<int32_t>::max() ? 0 : min_ttl;
-  return s;
+  return StatsFromMinima(u.MinTimestamp(), min_ldt, min_ttl);
 }
 
 bool GetPartitionUpdate(DecodeCursor& in, PartitionUpdate* u) {
@@ -672,7 +677,7 @@ bool GetPlainRowHeader(std::string_view body, std::string_view* in, const Encodi
 
 // A simple column of a plain row (ScanPlainRow, DecodePlainRow): its
 // cell takes the row's timestamp, and its TTL (row_ttl) or none.
-struct PlainColumn {
+struct EncodedPlainColumn {
   uint32_t id = 0;
   bool row_ttl = false;
   std::string_view value;
@@ -680,7 +685,7 @@ struct PlainColumn {
 
 // Reads one from the front of *in; false for anything else (the parser
 // then decides). *next_id is the smallest id the column may have.
-bool GetPlainColumn(std::string_view* in, uint64_t* next_id, PlainColumn* col) {
+bool GetPlainColumn(std::string_view* in, uint64_t* next_id, EncodedPlainColumn* col) {
   uint64_t delta_id;
   if (!GetVarint64(in, &delta_id) || in->empty()) return false;
   const uint64_t id = *next_id + delta_id;
@@ -725,7 +730,7 @@ bool DecodePlainRow(std::string_view* body, const EncodingStats& stats, Row* row
   const size_t reusable = row->columns.size();
   uint64_t next_id = 0;
   for (uint64_t i = 0; i < ncols; ++i) {
-    PlainColumn plain;
+    EncodedPlainColumn plain;
     if (!GetPlainColumn(&in, &next_id, &plain)) return false;
     CellFields f;
     f.timestamp = d.timestamp;
@@ -781,7 +786,7 @@ bool ScanPlainRow(std::string_view in, const EncodingStats& stats, RowBodyScan* 
   uint64_t with_ttl = 0;
   uint64_t next_id = 0;
   for (uint64_t i = 0; i < ncols; ++i) {
-    PlainColumn col;
+    EncodedPlainColumn col;
     if (!GetPlainColumn(&in, &next_id, &col)) return false;
     if (col.row_ttl) ++with_ttl;
   }
@@ -960,6 +965,71 @@ void EncodePartitionUpdate(const PartitionUpdate& update, std::string* out) {
     PutVarint64(out, update.rows.size());
     for (const Row& r : update.rows) EncodeRow(r, stats, out);
   }
+}
+
+size_t MaxEncodedPlainRowBodySize(const PlainRow& row) {
+  // Flags, the defaults, the column count; per column its id, flags and
+  // value length, and the value.
+  size_t n = 1 + 3 * kMaxVarint + kMaxVarint;
+  for (const PlainColumn& column : row.columns) n += 2 * kMaxVarint + 1 + column.value.size();
+  return n;
+}
+
+char* EncodePlainRowBodyTo(const PlainRow& row, const EncodingStats& stats, char* p) {
+  // EncodeRowBodyTo's choices for ToRow(): the defaults are the marker's
+  // (or the first cell's) timestamp and TTL, which every cell shares, so
+  // each cell says so in its flags and carries only its value.
+  const bool expiring = row.ttl > 0;
+  uint8_t flags = row.has_marker ? kRowHasMarker : kRowHasDefault;
+  if (expiring) flags |= kRowExpiringDefault;
+  if (!row.columns.empty()) flags |= kRowHasColumns;
+  *p++ = static_cast<char>(flags);
+  p = PutDeltaTo(p, row.timestamp, stats.min_timestamp);
+  if (expiring) {
+    p = PutDeltaTo(p, row.ttl, stats.min_ttl);
+    p = PutDeltaTo(p, row.expiry, stats.min_local_deletion_time);
+  }
+  if (row.columns.empty()) return p;
+  p = PutVarintTo(p, row.columns.size());
+  const uint8_t cell_flags = kCellUseRowTimestamp | (expiring ? kCellUseRowTtl : 0);
+  uint32_t next_id = 0;
+  for (const PlainColumn& column : row.columns) {
+    p = PutVarintTo(p, column.id - next_id);
+    next_id = column.id + 1;
+    if (column.value.empty()) {
+      *p++ = static_cast<char>(cell_flags | kCellEmptyValue);
+    } else {
+      *p++ = static_cast<char>(cell_flags);
+      p = PutBytesTo(p, column.value);
+    }
+  }
+  return p;
+}
+
+void EncodePlainRowBody(const PlainRow& row, const EncodingStats& stats, std::string* out) {
+  const size_t old = out->size();
+  out->resize(old + MaxEncodedPlainRowBodySize(row));
+  char* end = EncodePlainRowBodyTo(row, stats, out->data() + old);
+  out->resize(static_cast<size_t>(end - out->data()));
+}
+
+void EncodePlainPartitionUpdate(uint64_t table_id, const PlainRowWrite& write, std::string* out) {
+  // StatsOf the update: every time value is the row's.
+  const PlainRow& row = write.row;
+  const bool expiring = row.ttl > 0;
+  const EncodingStats stats =
+      StatsFromMinima(row.timestamp, expiring ? row.expiry : kNoDeletionTime,
+                      expiring ? row.ttl : std::numeric_limits<int32_t>::max());
+  PutVarint64(out, table_id);
+  PutLengthPrefixed(out, write.key);
+  PutDelta(out, stats.min_timestamp, 0);
+  PutDelta(out, stats.min_local_deletion_time, 0);
+  PutDelta(out, stats.min_ttl, 0);
+  out->push_back(static_cast<char>(kDeletionLive));  // no partition deletion
+  out->push_back(static_cast<char>(kUpdateHasRows));
+  PutVarint64(out, 1);
+  PutLengthPrefixed(out, write.clustering);
+  EncodePlainRowBody(row, stats, out);
 }
 
 Status DecodePartitionUpdate(std::string_view* in, PartitionUpdate* update) {

@@ -17,6 +17,7 @@
 
 #include "cassette/status.h"
 #include "engine/mutation/partition_update.h"
+#include "engine/mutation/plain_row.h"
 
 namespace cassette {
 
@@ -133,6 +134,14 @@ Status DecodeRangeTombstone(std::string_view* in, const EncodingStats& stats, Ra
 
 // A whole update, self-contained (its own EncodingStats inside).
 void EncodePartitionUpdate(const PartitionUpdate& update, std::string* out);
+
+// Plain rows (plain_row.h), encoded from their description: the bytes are
+// exactly those the functions above write for PlainRow::ToRow(), and for
+// the update holding only that row.
+size_t MaxEncodedPlainRowBodySize(const PlainRow& row);
+char* EncodePlainRowBodyTo(const PlainRow& row, const EncodingStats& stats, char* p);
+void EncodePlainRowBody(const PlainRow& row, const EncodingStats& stats, std::string* out);
+void EncodePlainPartitionUpdate(uint64_t table_id, const PlainRowWrite& write, std::string* out);
 Status DecodePartitionUpdate(std::string_view* in, PartitionUpdate* update);
 
 }  // namespace cassette
