@@ -1020,16 +1020,23 @@ void EncodePlainPartitionUpdate(uint64_t table_id, const PlainRowWrite& write, s
   const EncodingStats stats =
       StatsFromMinima(row.timestamp, expiring ? row.expiry : kNoDeletionTime,
                       expiring ? row.ttl : std::numeric_limits<int32_t>::max());
-  PutVarint64(out, table_id);
-  PutLengthPrefixed(out, write.key);
-  PutDelta(out, stats.min_timestamp, 0);
-  PutDelta(out, stats.min_local_deletion_time, 0);
-  PutDelta(out, stats.min_ttl, 0);
-  out->push_back(static_cast<char>(kDeletionLive));  // no partition deletion
-  out->push_back(static_cast<char>(kUpdateHasRows));
-  PutVarint64(out, 1);
-  PutLengthPrefixed(out, write.clustering);
-  EncodePlainRowBody(row, stats, out);
+  // Sized once and written through a pointer, as a row body is: this runs
+  // for every row written.
+  const size_t old = out->size();
+  out->resize(old + 7 * kMaxVarint + 2 + write.key.size() + write.clustering.size() +
+              MaxEncodedPlainRowBodySize(row));
+  char* p = out->data() + old;
+  p = PutVarintTo(p, table_id);
+  p = PutBytesTo(p, write.key);
+  p = PutDeltaTo(p, stats.min_timestamp, 0);
+  p = PutDeltaTo(p, stats.min_local_deletion_time, 0);
+  p = PutDeltaTo(p, stats.min_ttl, 0);
+  *p++ = static_cast<char>(kDeletionLive);  // no partition deletion
+  *p++ = static_cast<char>(kUpdateHasRows);
+  p = PutVarintTo(p, 1);
+  p = PutBytesTo(p, write.clustering);
+  p = EncodePlainRowBodyTo(row, stats, p);
+  out->resize(static_cast<size_t>(p - out->data()));
 }
 
 Status DecodePartitionUpdate(std::string_view* in, PartitionUpdate* update) {
