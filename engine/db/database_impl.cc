@@ -6,6 +6,7 @@
 #include "engine/commitlog/commit_log_replay.h"
 #include "engine/compaction/time_window_compaction_strategy.h"
 #include "engine/db/commit_record.h"
+#include "engine/db/insert_batch_converter.h"
 #include "engine/db/mutation_converter.h"
 #include "engine/db/query_converter.h"
 #include "engine/mutation/row_codec.h"
@@ -277,12 +278,6 @@ Status DatabaseImpl::ApplyMutations(std::span<const Mutation> batch) {
   // The tables the batch writes, each looked up once: a batch mostly
   // writes one table, and a lookup takes the state lock and two shared
   // pointers.
-  struct BatchTable {
-    std::shared_ptr<Table> table;
-    std::shared_ptr<const TableSchema> schema;
-    std::vector<Table::Write> writes;
-    uint64_t bytes = 0;
-  };
   // Mutation i went to tables[converted[i].table] as plains[index] or,
   // when it is not a plain row, as updates[index].
   struct Converted {
@@ -342,44 +337,88 @@ Status DatabaseImpl::ApplyMutations(std::span<const Mutation> batch) {
   std::string record;
   PutCommitRecordHeader(converted.size(), &record);
   for (const Converted& c : converted) {
-    BatchTable& t = tables[c.table];
-    const size_t before = record.size();
     Table::Write write;
     if (c.plain) {
       write.plain = &plain_writes.emplace_back(plains[c.index].write());
-      EncodePlainPartitionUpdate(t.table->id(), *write.plain, &record);
     } else {
       write.update = &updates[c.index];
-      EncodePartitionUpdate(*write.update, &record);
     }
-    const size_t size = record.size() - before;
-    if (size > options_.max_mutation_size) {
-      return Status::InvalidRequest("Mutation of " + std::to_string(size) +
-                                    " bytes is too large for the maximum size of " +
-                                    std::to_string(options_.max_mutation_size));
-    }
-    t.writes.push_back(write);
-    t.bytes += size;
+    CASSETTE_RETURN_IF_ERROR(AppendWrite(write, &tables[c.table], &record));
   }
-  for (const BatchTable& t : tables) CASSETTE_RETURN_IF_ERROR(WaitForMemtableSpace(t.table));
-  {
-    std::shared_lock barrier(write_barrier_);
-    if (commit_log_) {
-      auto position = commit_log_->Append(record);
-      if (!position.ok()) {
-        return Status::WriteFailure("commit log append failed: " + position.status().message());
-      }
-    }
-    for (BatchTable& t : tables) {
-      t.table->Apply(t.writes);
-      t.table->AddUserBytes(t.bytes);
-    }
-  }
+  CASSETTE_RETURN_IF_ERROR(CommitWrites(tables, record));
   for (size_t i = 0; i < batch.size(); ++i) {
     NoteLateWrite(*tables[converted[i].table].table,
                   batch[i].timestamp().value_or(batch_timestamp));
   }
   for (const BatchTable& t : tables) MaybeScheduleFlush(t.table);
+  return Status::OK();
+}
+
+Status DatabaseImpl::ApplyInserts(const InsertBatch& batch) {
+  CASSETTE_RETURN_IF_ERROR(CheckWritable());
+  if (batch.empty()) return Status::OK();
+  CASSETTE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table,
+                            FindTable(batch.keyspace(), batch.table()));
+  std::shared_ptr<const TableSchema> schema = table->shared_schema();
+  const int64_t now = options_.clock->WallMicros();
+  const int64_t timestamp = batch.timestamp().value_or(timestamps_.Next(now));
+  ConvertedInserts converted;
+  if (timestamp == kNoTimestamp ||
+      !ConvertInsertBatch(*schema, batch,
+                          ConversionContext{table->id(), timestamp, NowInSeconds(now)},
+                          &converted)) {
+    // Not all plain rows, or something wrong: the general path applies the
+    // batch or says what is wrong, with the same messages as ApplyBatch.
+    return ApplyMutations(InsertBatchMutations(*schema, batch, timestamp));
+  }
+  std::vector<BatchTable> tables;
+  tables.push_back({std::move(table), std::move(schema), {}, 0});
+  BatchTable& t = tables.front();
+  t.writes.reserve(converted.writes.size());
+  std::string record;
+  PutCommitRecordHeader(converted.writes.size(), &record);
+  for (const PlainRowWrite& write : converted.writes) {
+    CASSETTE_RETURN_IF_ERROR(AppendWrite(Table::Write{nullptr, &write}, &t, &record));
+  }
+  CASSETTE_RETURN_IF_ERROR(CommitWrites(tables, record));
+  // Once per row, as ApplyBatch counts its mutations.
+  for (size_t i = 0; i < converted.writes.size(); ++i) NoteLateWrite(*t.table, timestamp);
+  MaybeScheduleFlush(t.table);
+  return Status::OK();
+}
+
+Status DatabaseImpl::AppendWrite(const Table::Write& write, BatchTable* table,
+                                 std::string* record) const {
+  const size_t before = record->size();
+  if (write.plain != nullptr) {
+    EncodePlainPartitionUpdate(table->table->id(), *write.plain, record);
+  } else {
+    EncodePartitionUpdate(*write.update, record);
+  }
+  const size_t size = record->size() - before;
+  if (size > options_.max_mutation_size) {
+    return Status::InvalidRequest("Mutation of " + std::to_string(size) +
+                                  " bytes is too large for the maximum size of " +
+                                  std::to_string(options_.max_mutation_size));
+  }
+  table->writes.push_back(write);
+  table->bytes += size;
+  return Status::OK();
+}
+
+Status DatabaseImpl::CommitWrites(std::span<BatchTable> tables, const std::string& record) {
+  for (const BatchTable& t : tables) CASSETTE_RETURN_IF_ERROR(WaitForMemtableSpace(t.table));
+  std::shared_lock barrier(write_barrier_);
+  if (commit_log_) {
+    auto position = commit_log_->Append(record);
+    if (!position.ok()) {
+      return Status::WriteFailure("commit log append failed: " + position.status().message());
+    }
+  }
+  for (BatchTable& t : tables) {
+    t.table->Apply(t.writes);
+    t.table->AddUserBytes(t.bytes);
+  }
   return Status::OK();
 }
 

@@ -72,6 +72,7 @@ class DatabaseImpl final : public Database {
 
   Status Apply(const Mutation& mutation) override;
   Status ApplyBatch(const std::vector<Mutation>& batch) override;
+  Status ApplyInserts(const InsertBatch& batch) override;
   Result<ResultSet> Read(const ReadQuery& query) override;
   Result<ResultSet> ReadEach(const ReadQuery& query, const RowVisitor& visit) override;
   Status Flush() override;
@@ -90,6 +91,19 @@ class DatabaseImpl final : public Database {
   // Apply and ApplyBatch: the mutations validated whole, then one commit-log
   // record, then the memtables (Apply passes its one mutation without a copy).
   Status ApplyMutations(std::span<const Mutation> batch);
+  // A table a batch writes, looked up once per batch, with its writes.
+  struct BatchTable {
+    std::shared_ptr<Table> table;
+    std::shared_ptr<const TableSchema> schema;
+    std::vector<Table::Write> writes;
+    uint64_t bytes = 0;  // of the commit-log record: the user bytes
+  };
+  // Encodes `write` at the end of `record` and adds it to `table`'s writes;
+  // InvalidRequest when it exceeds Options::max_mutation_size.
+  Status AppendWrite(const Table::Write& write, BatchTable* table, std::string* record) const;
+  // Makes the batch's record durable as the sync mode says, then applies
+  // every table's writes to its memtable.
+  Status CommitWrites(std::span<BatchTable> tables, const std::string& record);
   std::string TableDir(const TableSchema& schema, uint64_t id) const;
   std::string SSTablePath(const std::string& table_dir, uint64_t generation) const;
   std::string CommitLogDir() const { return path_ + "/commitlog"; }

@@ -54,18 +54,6 @@ bool HasOnlyValidValuesOfSize(TypeKind kind, size_t size) {
   }
 }
 
-Status CheckTtl(int64_t ttl) {
-  if (ttl < 0) {
-    return Status::InvalidRequest("A TTL must be greater or equal to 0, but was " +
-                                  std::to_string(ttl));
-  }
-  if (ttl > kMaxTtlSeconds) {
-    return Status::InvalidRequest("ttl is too large. requested (" + std::to_string(ttl) +
-                                  ") maximum (" + std::to_string(kMaxTtlSeconds) + ")");
-  }
-  return Status::OK();
-}
-
 // Builds the cells of one row from its column operations.
 class RowCellBuilder {
  public:
@@ -335,6 +323,18 @@ Result<Bound> ConvertBound(const TableSchema& schema, const ClusteringBound& bou
 }
 
 }  // namespace
+
+Status CheckTtl(int64_t ttl) {
+  if (ttl < 0) {
+    return Status::InvalidRequest("A TTL must be greater or equal to 0, but was " +
+                                  std::to_string(ttl));
+  }
+  if (ttl > kMaxTtlSeconds) {
+    return Status::InvalidRequest("ttl is too large. requested (" + std::to_string(ttl) +
+                                  ") maximum (" + std::to_string(kMaxTtlSeconds) + ")");
+  }
+  return Status::OK();
+}
 
 Status CheckValue(const ColumnDefinition& column, const Value& value, const char* what) {
   if (!value.is_null() && value.type().kind() == column.type.kind() &&

@@ -15,9 +15,9 @@ Status TooLong(size_t n) {
 
 }  // namespace
 
-Result<std::string> SerializePartitionKey(const TableSchema& schema,
-                                          std::span<const std::string_view> components) {
-  size_t n = schema.partition_key().size();
+Status AppendPartitionKey(const TableSchema& schema, std::span<const std::string_view> components,
+                          std::string* out) {
+  const size_t n = schema.partition_key().size();
   if (components.size() != n) {
     return Status::InvalidRequest("Partition key of " + schema.keyspace() + "." + schema.name() +
                                   " has " + std::to_string(n) + " components, got " +
@@ -26,19 +26,28 @@ Result<std::string> SerializePartitionKey(const TableSchema& schema,
   if (n == 1) {
     if (components[0].empty()) return Status::InvalidRequest("Key may not be empty");
     if (components[0].size() > kMaxKeyLength) return TooLong(components[0].size());
-    return std::string(components[0]);
+    out->append(components[0]);
+    return Status::OK();
   }
   size_t total = 0;
-  for (std::string_view c : components) total += c.size() + 3;
-  std::string out;
-  out.reserve(total);
   for (std::string_view c : components) {
     if (c.size() > kMaxKeyLength) return TooLong(c.size());
-    PutBigEndian16(&out, static_cast<uint16_t>(c.size()));
-    out.append(c);
-    out.push_back('\0');
+    total += c.size() + 3;
   }
-  if (out.size() > kMaxKeyLength) return TooLong(out.size());
+  if (total > kMaxKeyLength) return TooLong(total);
+  out->reserve(out->size() + total);
+  for (std::string_view c : components) {
+    PutBigEndian16(out, static_cast<uint16_t>(c.size()));
+    out->append(c);
+    out->push_back('\0');
+  }
+  return Status::OK();
+}
+
+Result<std::string> SerializePartitionKey(const TableSchema& schema,
+                                          std::span<const std::string_view> components) {
+  std::string out;
+  CASSETTE_RETURN_IF_ERROR(AppendPartitionKey(schema, components, &out));
   return out;
 }
 

@@ -31,6 +31,11 @@ Result<std::string> SerializePartitionKey(const TableSchema& schema,
 Result<std::string> SerializePartitionKey(const TableSchema& schema,
                                           std::span<const std::string_view> serialized_components);
 
+// The same key appended to *out; on error *out is as it was.
+Status AppendPartitionKey(const TableSchema& schema,
+                          std::span<const std::string_view> serialized_components,
+                          std::string* out);
+
 // Corruption when `key` is not a key of this table's shape.
 Status DeserializePartitionKey(const TableSchema& schema, std::string_view key,
                                std::vector<std::string>* components);

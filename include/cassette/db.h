@@ -26,6 +26,7 @@
 #include <utility>
 #include <vector>
 
+#include "cassette/insert_batch.h"
 #include "cassette/mutation.h"
 #include "cassette/options.h"
 #include "cassette/query.h"
@@ -175,6 +176,9 @@ class Database {
   virtual Status Apply(const Mutation& mutation) = 0;
   // Applies every mutation of the batch or none (one commit-log record).
   virtual Status ApplyBatch(const std::vector<Mutation>& batch) = 0;
+  // Rows INSERTed with the same columns (insert_batch.h): exactly what
+  // ApplyBatch of one Mutation per row does, without building them.
+  virtual Status ApplyInserts(const InsertBatch& batch) = 0;
 
   virtual Result<ResultSet> Read(const ReadQuery& query) = 0;
   // The same read with its rows streamed to `visit` instead of collected:

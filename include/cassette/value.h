@@ -233,6 +233,9 @@ class Value {
   }
 
  private:
+  // Nulls the values of the rows it reuses, keeping their bytes' storage.
+  friend class InsertBatch;
+
   DataType type_;
   bool null_ = true;
   std::string bytes_;
