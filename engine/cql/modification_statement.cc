@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "engine/cql/batch_inserts.h"
 #include "engine/cql/conditions.h"
 #include "engine/cql/json_insert.h"
 #include "engine/cql/mutation_builder.h"
@@ -623,6 +624,14 @@ Result<CqlResult> ExecuteBatch(const BatchStatement& statement,
       rows.push_back(std::move(row));
     }
     if (!holds) return BatchNotAppliedResult(conditioned, rows);
+  }
+  if (!conditional && !needs_lock) {
+    // An ingest batch (rows of the same columns): written as the mutations
+    // below would be, without building them.
+    if (std::optional<InsertBatch> inserts = TakeInsertBatch(plans)) {
+      CASSETTE_RETURN_IF_ERROR(context.db->ApplyInserts(*inserts));
+      return CqlResult{};
+    }
   }
   MutationBuilder builder(context.db);
   std::vector<Mutation> mutations;

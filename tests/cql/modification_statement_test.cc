@@ -468,6 +468,48 @@ TEST_F(ModificationStatementTest, BatchAppliesEverythingAtOnce) {
       "Timestamp must be set either on BATCH or individual statements");
 }
 
+// A batch of INSERTs of the same columns goes to the engine as one
+// InsertBatch (batch_inserts.h); it must write what the statements write.
+TEST_F(ModificationStatementTest, BatchOfInsertsOfTheSameColumns) {
+  Run("INSERT INTO t2 (a, b, c1, c2, v) VALUES (1, 1, 0, 0, 'old')");
+  clock_->Advance(1'000'000).IgnoreError();
+  Run("BEGIN UNLOGGED BATCH "
+      "INSERT INTO t2 (a, b, c1, c2, v) VALUES (1, 1, 1, 1, 'x') USING TTL 100; "
+      "INSERT INTO t2 (a, b, c1, c2, v) VALUES (1, 1, 0, 0, null) USING TTL 100; "
+      "INSERT INTO t2 (a, b, c1, c2, v) VALUES (2, 1, 3, 4, 'y') USING TTL 100; "
+      "APPLY BATCH");
+  EXPECT_EQ(Render(Run("SELECT c1, c2, v, WRITETIME(v), TTL(v) FROM t2 WHERE a = 1 AND b = 1")),
+            "c1,c2,v,writetime(v),ttl(v)|0,0,null,null,null|1,1,x,1704067201000000,100");
+  EXPECT_EQ(Render(Run("SELECT v, WRITETIME(v), TTL(v) FROM t2 WHERE a = 2 AND b = 1")),
+            "v,writetime(v),ttl(v)|y,1704067201000000,100");
+
+  // Bound values of a prepared batch, and a batch-level timestamp.
+  auto prepared = session_->Prepare(
+      "BEGIN UNLOGGED BATCH USING TIMESTAMP 42 "
+      "INSERT INTO t2 (v, c2, a, b, c1) VALUES (?, ?, ?, ?, ?); "
+      "INSERT INTO t2 (v, c2, a, b, c1) VALUES (?, ?, ?, ?, ?); APPLY BATCH");
+  ASSERT_TRUE(prepared.ok()) << prepared.status().ToString();
+  auto bound = session_->Execute(
+      *prepared, {Value::Text("p"), Value::Int(7), Value::Int(3), Value::Int(1), Value::Int(6),
+                  Value::Text("q"), Value::Int(8), Value::Int(3), Value::Int(1), Value::Int(6)});
+  ASSERT_TRUE(bound.ok()) << bound.status().ToString();
+  EXPECT_EQ(Render(Run("SELECT c1, c2, v, WRITETIME(v) FROM t2 WHERE a = 3 AND b = 1")),
+            "c1,c2,v,writetime(v)|6,7,p,42|6,8,q,42");
+
+  // A bad row fails the whole batch with the statement's own message.
+  ExpectError(
+      "BEGIN BATCH INSERT INTO t (k, c, v) VALUES (20, 1, 1); "
+      "INSERT INTO t (k, c, v) VALUES (21, 1, 'one'); APPLY BATCH",
+      "Invalid STRING constant (one) for \"v\" of type int");
+  auto bad = session_->Execute(
+      "BEGIN BATCH INSERT INTO t (k, c, v) VALUES (?, 1, 1); "
+      "INSERT INTO t (k, c, v) VALUES (?, 1, 1); APPLY BATCH",
+      {Value::Int(22), Value::Text("twenty-three")});
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(Rows(20), "");
+  EXPECT_EQ(Rows(22), "");
+}
+
 TEST_F(ModificationStatementTest, ConditionalBatch) {
   Run("INSERT INTO t (k, c, v) VALUES (1, 1, 1)");
   EXPECT_EQ(Render(Run("BEGIN BATCH UPDATE t SET v = 2 WHERE k = 1 AND c = 1 IF v = 1; "
