@@ -106,6 +106,9 @@ Result<bool> DatabaseImpl::RunOneCompaction(const std::shared_ptr<Table>& table,
     for (uint64_t generation : Concat(task.inputs, task.expired)) {
       state.compacting.erase(generation);
     }
+    // Only work done counts: one postponed for disk space changed nothing.
+    if (result.ok() && *result) ++state.finished;
+    state.compaction_finished.notify_all();
   }
   return result;
 }
@@ -501,12 +504,33 @@ Status DatabaseImpl::CompactTableLocked(const std::shared_ptr<Table>& table) {
 Status DatabaseImpl::Compact(const std::string& keyspace, const std::string& table_name) {
   CASSETTE_RETURN_IF_ERROR(CheckWritable());
   CASSETTE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, FindTable(keyspace, table_name));
-  return CompactTableLocked(table);
+  // Settled means what the compaction threads would leave if time stood
+  // still: inputs a background compaction holds are not skipped but waited
+  // for, and its output may make new work. Done once a pass proposes
+  // nothing while no compaction runs or finished meanwhile.
+  TableCompactionState& state = table->compaction();
+  while (true) {
+    uint64_t finished_before;
+    {
+      std::lock_guard lock(state.mutex);
+      finished_before = state.finished;
+    }
+    CASSETTE_RETURN_IF_ERROR(CompactTableLocked(table));
+    std::unique_lock lock(state.mutex);
+    if (state.compacting.empty() && state.finished == finished_before) return Status::OK();
+    state.compaction_finished.wait(lock, [&] { return state.compacting.empty(); });
+  }
 }
 
 Status DatabaseImpl::CompactMajor(const std::string& keyspace, const std::string& table_name) {
   CASSETTE_RETURN_IF_ERROR(CheckWritable());
   CASSETTE_ASSIGN_OR_RETURN(std::shared_ptr<Table> table, FindTable(keyspace, table_name));
+  // Every SSTable, not the ones no background compaction holds right now.
+  TableCompactionState& state = table->compaction();
+  {
+    std::unique_lock lock(state.mutex);
+    state.compaction_finished.wait(lock, [&] { return state.compacting.empty(); });
+  }
   return RunOneCompaction(table, /*major=*/true).status();
 }
 

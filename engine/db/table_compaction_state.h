@@ -7,6 +7,7 @@
 #pragma once
 
 #include <atomic>
+#include <condition_variable>
 #include <cstdint>
 #include <deque>
 #include <map>
@@ -25,8 +26,13 @@ struct TableCompactionState {
   std::unique_ptr<CompactionStrategy> strategy;  // GUARDED_BY(mutex)
   std::map<std::string, std::string> options;    // what `strategy` was built from
   std::set<uint64_t> compacting;                 // GUARDED_BY(mutex)
-  std::deque<CompactionRecord> recent;           // GUARDED_BY(mutex), at most kMaxRecent
-  int64_t last_timer_check_micros = 0;           // GUARDED_BY(mutex)
+  // Compactions that did their work (not postponed), and the signal of
+  // each one releasing its inputs (Database::Compact waits for those
+  // running, and settles once none did work meanwhile).
+  uint64_t finished = 0;  // GUARDED_BY(mutex)
+  std::condition_variable compaction_finished;
+  std::deque<CompactionRecord> recent;  // GUARDED_BY(mutex), at most kMaxRecent
+  int64_t last_timer_check_micros = 0;  // GUARDED_BY(mutex)
   static constexpr size_t kMaxRecent = 100;
 
   std::atomic<int64_t> completed{0};

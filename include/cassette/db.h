@@ -192,9 +192,12 @@ class Database {
 
   // Runs the table's strategy until it proposes nothing more (what the
   // compaction threads would do if time stood still): the shell's COMPACT.
+  // Background compactions running meanwhile are waited for, so nothing
+  // is still compacting the table when it returns.
   virtual Status Compact(const std::string& keyspace, const std::string& table) = 0;
   // nodetool compact: every SSTable of the table into one compaction
-  // (fully expired files are dropped without being rewritten).
+  // (fully expired files are dropped without being rewritten), after the
+  // background compactions running at the time finish.
   virtual Status CompactMajor(const std::string& keyspace, const std::string& table) = 0;
   // TWCS tables: every window with its SSTables, what may be dropped, when,
   // and what blocks it. InvalidRequest for other strategies.

@@ -514,6 +514,81 @@ TEST(CompactionPurgeTest, DataFlushedDuringTheCompactionStillKeepsItsTombstone) 
   EXPECT_EQ(rows(), 0);
 }
 
+// Compact while a background compaction holds the table's SSTables waits
+// for it (and for what its output makes possible) instead of returning
+// because nothing is left to propose: afterwards nothing compacts the
+// table and its SSTables are what the strategy leaves. The bench's settle
+// and the shell's COMPACT rely on it.
+TEST(CompactionWaitTest, CompactWaitsForTheBackgroundCompactionRunning) {
+  TestDb t;
+  auto hooked = std::make_shared<HookedFileSystem>(t.fs);
+  std::mutex mu;
+  std::condition_variable changed;
+  bool entered = false;
+  bool released = false;
+  // Holds the first compaction after its snapshot, before it merges.
+  hooked->set_hook([&](std::string_view op, const std::string&) {
+    if (op != "free_space") return;
+    std::unique_lock lock(mu);
+    entered = true;
+    changed.notify_all();
+    changed.wait(lock, [&] { return released; });
+  });
+  Options options = t.MakeOptions();
+  options.file_system = hooked;
+  auto opened = Database::Open(options, "/db");
+  ASSERT_TRUE(opened.ok()) << opened.status().ToString();
+  std::unique_ptr<Database> db = std::move(opened).value();
+  ASSERT_OK(db->CreateKeyspace({.name = "ks"}));
+  ASSERT_OK(db->CreateTable(SeriesTable({{"class", "SizeTieredCompactionStrategy"}}, 0, 0)));
+  for (int i = 0; i < 4; ++i) {  // min_threshold: one compaction of all four
+    Mutation m("ks", "ts", {Value::Int(0)});
+    m.Insert({Value::Timestamp(i)}).Set("v", Value::Int(i));
+    ASSERT_OK(db->Apply(m));
+    ASSERT_OK(db->Flush());
+  }
+  auto sstables = [&] {
+    auto stats = db->GetTableStats("ks", "ts");
+    EXPECT_TRUE(stats.ok());
+    return stats.ok() ? stats->sstable_count : -1;
+  };
+  ASSERT_EQ(sstables(), 4);
+
+  Status first;
+  std::thread background([&] { first = db->Compact("ks", "ts"); });
+  {
+    std::unique_lock lock(mu);
+    changed.wait(lock, [&] { return entered; });
+  }
+  // The four are held: a second Compact has nothing to propose until the
+  // first releases them.
+  Status second;
+  int64_t after_second = -1;
+  bool second_started = false;
+  std::thread foreground([&] {
+    {
+      std::lock_guard lock(mu);
+      second_started = true;
+      changed.notify_all();
+    }
+    second = db->Compact("ks", "ts");
+    after_second = sstables();
+  });
+  {
+    std::unique_lock lock(mu);
+    changed.wait(lock, [&] { return second_started; });
+    released = true;
+    changed.notify_all();
+  }
+  foreground.join();
+  background.join();
+  ASSERT_OK(first);
+  ASSERT_OK(second);
+  EXPECT_EQ(after_second, 1);
+  ASSERT_OK(db->CompactMajor("ks", "ts"));
+  EXPECT_EQ(sstables(), 1);
+}
+
 // Incremental release: a leveled compaction over non-overlapping files runs
 // token range by token range, releasing each input once it is rewritten,
 // so it needs free space for a step, not for the whole table; cut short,
