@@ -430,31 +430,58 @@ TEST_F(CompactionTest, TombstoneIsKeptWhileOlderShadowedDataRemainsElsewhere) {
   EXPECT_EQ(CountRows(40), 39 * 60);
 }
 
+// A database on a file system that holds the first compaction after its
+// snapshot, before it merges (at its free-space check), until Release():
+// a latch, not a sleep, so a test can act while a compaction is running.
+class HeldCompactionDb {
+ public:
+  HeldCompactionDb() : hooked_(std::make_shared<HookedFileSystem>(t_.fs)) {
+    hooked_->set_hook([this](std::string_view op, const std::string&) {
+      if (op != "free_space") return;
+      std::unique_lock lock(mu_);
+      entered_ = true;
+      changed_.notify_all();
+      changed_.wait(lock, [&] { return released_; });
+    });
+    Options options = t_.MakeOptions();
+    options.file_system = hooked_;
+    auto opened = Database::Open(options, "/db");
+    EXPECT_TRUE(opened.ok()) << opened.status().ToString();
+    if (opened.ok()) db_ = std::move(opened).value();
+  }
+
+  Database& db() { return *db_; }
+  TestDb& test_db() { return t_; }
+  // Returns once a compaction is held.
+  void WaitUntilHeld() {
+    std::unique_lock lock(mu_);
+    changed_.wait(lock, [&] { return entered_; });
+  }
+  void Release() {
+    std::lock_guard lock(mu_);
+    released_ = true;
+    changed_.notify_all();
+  }
+
+ private:
+  TestDb t_;
+  std::shared_ptr<HookedFileSystem> hooked_;
+  std::mutex mu_;
+  std::condition_variable changed_;
+  bool entered_ = false;
+  bool released_ = false;
+  std::unique_ptr<Database> db_;
+};
+
 // A compaction does not keep the memtables of its snapshot (a flushed one
 // would stay in memory, outside the memtable budget, until the compaction
 // ends): its purge checks look at the table when they run. Data a snapshot
 // memtable held, flushed while the compaction runs, still keeps the
 // tombstone that shadows it: the checks find it in the new SSTable.
 TEST(CompactionPurgeTest, DataFlushedDuringTheCompactionStillKeepsItsTombstone) {
-  TestDb t;
-  auto hooked = std::make_shared<HookedFileSystem>(t.fs);
-  std::mutex mu;
-  std::condition_variable changed;
-  bool entered = false;
-  bool released = false;
-  // Holds the first compaction after its snapshot, before it merges.
-  hooked->set_hook([&](std::string_view op, const std::string&) {
-    if (op != "free_space") return;
-    std::unique_lock lock(mu);
-    entered = true;
-    changed.notify_all();
-    changed.wait(lock, [&] { return released; });
-  });
-  Options options = t.MakeOptions();
-  options.file_system = hooked;
-  auto opened = Database::Open(options, "/db");
-  ASSERT_TRUE(opened.ok()) << opened.status().ToString();
-  std::unique_ptr<Database> db = std::move(opened).value();
+  HeldCompactionDb held;
+  TestDb& t = held.test_db();
+  Database* db = &held.db();
   ASSERT_OK(db->CreateKeyspace({.name = "ks"}));
   ASSERT_OK(db->CreateTable(SeriesTable({{"class", "SizeTieredCompactionStrategy"}}, 0, 0)));
   auto write = [&](int64_t ts, int v, std::optional<int64_t> timestamp) {
@@ -490,16 +517,9 @@ TEST(CompactionPurgeTest, DataFlushedDuringTheCompactionStillKeepsItsTombstone) 
 
   Status compacted;
   std::thread compaction([&] { compacted = db->CompactMajor("ks", "ts"); });
-  {
-    std::unique_lock lock(mu);
-    changed.wait(lock, [&] { return entered; });
-  }
+  held.WaitUntilHeld();
   ASSERT_OK(db->Flush());  // the memtable the compaction saw leaves memory
-  {
-    std::lock_guard lock(mu);
-    released = true;
-    changed.notify_all();
-  }
+  held.Release();
   compaction.join();
   ASSERT_OK(compacted);
   auto stats = db->GetTableStats("ks", "ts");
@@ -520,25 +540,8 @@ TEST(CompactionPurgeTest, DataFlushedDuringTheCompactionStillKeepsItsTombstone) 
 // table and its SSTables are what the strategy leaves. The bench's settle
 // and the shell's COMPACT rely on it.
 TEST(CompactionWaitTest, CompactWaitsForTheBackgroundCompactionRunning) {
-  TestDb t;
-  auto hooked = std::make_shared<HookedFileSystem>(t.fs);
-  std::mutex mu;
-  std::condition_variable changed;
-  bool entered = false;
-  bool released = false;
-  // Holds the first compaction after its snapshot, before it merges.
-  hooked->set_hook([&](std::string_view op, const std::string&) {
-    if (op != "free_space") return;
-    std::unique_lock lock(mu);
-    entered = true;
-    changed.notify_all();
-    changed.wait(lock, [&] { return released; });
-  });
-  Options options = t.MakeOptions();
-  options.file_system = hooked;
-  auto opened = Database::Open(options, "/db");
-  ASSERT_TRUE(opened.ok()) << opened.status().ToString();
-  std::unique_ptr<Database> db = std::move(opened).value();
+  HeldCompactionDb held;
+  Database* db = &held.db();
   ASSERT_OK(db->CreateKeyspace({.name = "ks"}));
   ASSERT_OK(db->CreateTable(SeriesTable({{"class", "SizeTieredCompactionStrategy"}}, 0, 0)));
   for (int i = 0; i < 4; ++i) {  // min_threshold: one compaction of all four
@@ -556,14 +559,13 @@ TEST(CompactionWaitTest, CompactWaitsForTheBackgroundCompactionRunning) {
 
   Status first;
   std::thread background([&] { first = db->Compact("ks", "ts"); });
-  {
-    std::unique_lock lock(mu);
-    changed.wait(lock, [&] { return entered; });
-  }
+  held.WaitUntilHeld();
   // The four are held: a second Compact has nothing to propose until the
   // first releases them.
   Status second;
   int64_t after_second = -1;
+  std::mutex mu;
+  std::condition_variable changed;
   bool second_started = false;
   std::thread foreground([&] {
     {
@@ -577,9 +579,8 @@ TEST(CompactionWaitTest, CompactWaitsForTheBackgroundCompactionRunning) {
   {
     std::unique_lock lock(mu);
     changed.wait(lock, [&] { return second_started; });
-    released = true;
-    changed.notify_all();
   }
+  held.Release();
   foreground.join();
   background.join();
   ASSERT_OK(first);
