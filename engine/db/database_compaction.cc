@@ -518,7 +518,7 @@ Status DatabaseImpl::Compact(const std::string& keyspace, const std::string& tab
     CASSETTE_RETURN_IF_ERROR(CompactTableLocked(table));
     std::unique_lock lock(state.mutex);
     if (state.compacting.empty() && state.finished == finished_before) return Status::OK();
-    state.compaction_finished.wait(lock, [&] { return state.compacting.empty(); });
+    state.WaitWhileCompacting(lock);
   }
 }
 
@@ -529,7 +529,7 @@ Status DatabaseImpl::CompactMajor(const std::string& keyspace, const std::string
   TableCompactionState& state = table->compaction();
   {
     std::unique_lock lock(state.mutex);
-    state.compaction_finished.wait(lock, [&] { return state.compacting.empty(); });
+    state.WaitWhileCompacting(lock);
   }
   return RunOneCompaction(table, /*major=*/true).status();
 }

@@ -371,16 +371,14 @@ Status DatabaseImpl::ApplyInserts(const InsertBatch& batch) {
     // batch or says what is wrong, with the same messages as ApplyBatch.
     return ApplyMutations(InsertBatchMutations(*schema, batch, timestamp));
   }
-  std::vector<BatchTable> tables;
-  tables.push_back({std::move(table), std::move(schema), {}, 0});
-  BatchTable& t = tables.front();
+  BatchTable t{std::move(table), std::move(schema), {}, 0};
   t.writes.reserve(converted.writes.size());
   std::string record;
   PutCommitRecordHeader(converted.writes.size(), &record);
   for (const PlainRowWrite& write : converted.writes) {
     CASSETTE_RETURN_IF_ERROR(AppendWrite(Table::Write{nullptr, &write}, &t, &record));
   }
-  CASSETTE_RETURN_IF_ERROR(CommitWrites(tables, record));
+  CASSETTE_RETURN_IF_ERROR(CommitWrites(std::span<BatchTable>(&t, 1), record));
   // Once per row, as ApplyBatch counts its mutations.
   for (size_t i = 0; i < converted.writes.size(); ++i) NoteLateWrite(*t.table, timestamp);
   MaybeScheduleFlush(t.table);

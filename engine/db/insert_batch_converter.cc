@@ -14,68 +14,84 @@ namespace cassette {
 namespace {
 
 constexpr size_t kMaxClusteringValueLength = 65535;
+constexpr size_t kAbsent = static_cast<size_t>(-1);
 
-// Where each column of the batch goes, found once per batch.
-struct ColumnRoles {
-  std::vector<size_t> key;         // partition key component i: value index
-  std::vector<size_t> clustering;  // clustering column i: value index
-  struct Regular {
-    const ColumnDefinition* column;
+// The batch's columns as a Mutation takes them, found once per batch: the
+// value index of each primary key column by its place in the key (its
+// first naming; kAbsent when it is not named), and every other naming by
+// name: a regular or static column, a key column named again, or an
+// unknown name (its column null).
+struct ColumnSlots {
+  std::vector<size_t> key;         // partition key component i
+  std::vector<size_t> clustering;  // clustering column i
+  struct Other {
     size_t value;
+    const ColumnDefinition* column;  // null: no such column
   };
-  std::vector<Regular> regulars;  // sorted by column id
+  std::vector<Other> others;  // in the batch's order
 };
 
-// False when a column is unknown, named twice, a static, collection or
-// counter column, or a primary key column is missing.
-bool FindRoles(const TableSchema& schema, const std::vector<std::string>& names,
-               ColumnRoles* roles) {
-  constexpr size_t kAbsent = static_cast<size_t>(-1);
-  roles->key.assign(schema.partition_key().size(), kAbsent);
-  roles->clustering.assign(schema.clustering().size(), kAbsent);
+ColumnSlots SlotColumns(const TableSchema& schema, const std::vector<std::string>& names) {
+  ColumnSlots slots;
+  slots.key.assign(schema.partition_key().size(), kAbsent);
+  slots.clustering.assign(schema.clustering().size(), kAbsent);
   for (size_t i = 0; i < names.size(); ++i) {
     const ColumnDefinition* column = schema.Find(names[i]);
-    if (column == nullptr) return false;
-    const size_t position = static_cast<size_t>(column - schema.columns().data());
-    std::vector<size_t>* primary = nullptr;
-    if (column->kind == ColumnKind::kPartitionKey) primary = &roles->key;
-    if (column->kind == ColumnKind::kClustering) primary = &roles->clustering;
-    if (primary != nullptr) {
-      const std::vector<size_t>& order =
-          primary == &roles->key ? schema.partition_key() : schema.clustering();
-      const size_t k =
-          static_cast<size_t>(std::find(order.begin(), order.end(), position) - order.begin());
-      if (k == order.size() || (*primary)[k] != kAbsent) return false;
-      (*primary)[k] = i;
-      continue;
+    size_t* slot = nullptr;
+    if (column != nullptr &&
+        (column->kind == ColumnKind::kPartitionKey || column->kind == ColumnKind::kClustering)) {
+      const bool in_key = column->kind == ColumnKind::kPartitionKey;
+      const std::vector<size_t>& order = in_key ? schema.partition_key() : schema.clustering();
+      const size_t position = static_cast<size_t>(column - schema.columns().data());
+      const auto at = std::find(order.begin(), order.end(), position);
+      if (at != order.end()) {
+        slot = &(in_key ? slots.key : slots.clustering)[static_cast<size_t>(at - order.begin())];
+      }
     }
-    if (column->kind != ColumnKind::kRegular || column->type.IsMultiCell() ||
+    if (slot != nullptr && *slot == kAbsent) {
+      *slot = i;
+    } else {
+      slots.others.push_back({i, column});
+    }
+  }
+  return slots;
+}
+
+// The slots of a batch of plain rows: every primary key column named, and
+// the others regular columns of single-cell, non-counter types, each named
+// once, sorted by column id. False for anything else.
+bool PlainSlots(const TableSchema& schema, const std::vector<std::string>& names,
+                ColumnSlots* slots) {
+  *slots = SlotColumns(schema, names);
+  const auto missing = [](size_t v) { return v == kAbsent; };
+  if (std::any_of(slots->key.begin(), slots->key.end(), missing) ||
+      std::any_of(slots->clustering.begin(), slots->clustering.end(), missing)) {
+    return false;
+  }
+  for (const ColumnSlots::Other& other : slots->others) {
+    const ColumnDefinition* column = other.column;
+    if (column == nullptr || column->kind != ColumnKind::kRegular || column->type.IsMultiCell() ||
         column->type.kind() == TypeKind::kCounter) {
       return false;
     }
-    roles->regulars.push_back({column, i});
   }
-  const auto missing = [](size_t v) { return v == kAbsent; };
-  if (std::any_of(roles->key.begin(), roles->key.end(), missing) ||
-      std::any_of(roles->clustering.begin(), roles->clustering.end(), missing)) {
-    return false;
-  }
-  std::sort(roles->regulars.begin(), roles->regulars.end(),
-            [](const ColumnRoles::Regular& a, const ColumnRoles::Regular& b) {
+  auto& regulars = slots->others;
+  std::sort(regulars.begin(), regulars.end(),
+            [](const ColumnSlots::Other& a, const ColumnSlots::Other& b) {
               return a.column->id < b.column->id;
             });
-  for (size_t i = 1; i < roles->regulars.size(); ++i) {
-    if (roles->regulars[i].column->id == roles->regulars[i - 1].column->id) return false;
-  }
-  return true;
+  return std::adjacent_find(regulars.begin(), regulars.end(),
+                            [](const ColumnSlots::Other& a, const ColumnSlots::Other& b) {
+                              return a.column->id == b.column->id;
+                            }) == regulars.end();
 }
 
 }  // namespace
 
 bool ConvertInsertBatch(const TableSchema& schema, const InsertBatch& batch,
                         const ConversionContext& context, ConvertedInserts* out) {
-  ColumnRoles roles;
-  if (!FindRoles(schema, batch.columns(), &roles)) return false;
+  ColumnSlots slots;
+  if (!PlainSlots(schema, batch.columns(), &slots)) return false;
   // A row of primary key columns only still writes its marker (an INSERT).
   const int64_t ttl = batch.ttl().value_or(schema.options().default_time_to_live);
   if (!CheckTtl(ttl).ok()) return false;
@@ -84,18 +100,18 @@ bool ConvertInsertBatch(const TableSchema& schema, const InsertBatch& batch,
   // Where each row's key and clustering start in out->keys, and its end.
   std::vector<size_t> bounds;
   bounds.reserve(2 * rows + 1);
-  out->columns.reserve(rows * roles.regulars.size());
+  out->columns.reserve(rows * slots.others.size());
   std::string_view components[8];
   std::vector<std::string_view> more;
-  std::span<std::string_view> key_views(components, roles.key.size());
-  if (roles.key.size() > std::size(components)) {
-    more.resize(roles.key.size());
+  std::span<std::string_view> key_views(components, slots.key.size());
+  if (slots.key.size() > std::size(components)) {
+    more.resize(slots.key.size());
     key_views = more;
   }
   for (size_t r = 0; r < rows; ++r) {
     const std::span<const Value> values = batch.row(r);
-    for (size_t k = 0; k < roles.key.size(); ++k) {
-      const Value& value = values[roles.key[k]];
+    for (size_t k = 0; k < slots.key.size(); ++k) {
+      const Value& value = values[slots.key[k]];
       const ColumnDefinition& column = schema.columns()[schema.partition_key()[k]];
       if (!CheckValue(column, value, "partition key part").ok()) return false;
       key_views[k] = value.bytes();
@@ -103,8 +119,8 @@ bool ConvertInsertBatch(const TableSchema& schema, const InsertBatch& batch,
     bounds.push_back(out->keys.size());
     if (!AppendPartitionKey(schema, key_views, &out->keys).ok()) return false;
     bounds.push_back(out->keys.size());
-    for (size_t c = 0; c < roles.clustering.size(); ++c) {
-      const Value& value = values[roles.clustering[c]];
+    for (size_t c = 0; c < slots.clustering.size(); ++c) {
+      const Value& value = values[slots.clustering[c]];
       const ColumnDefinition& column = schema.columns()[schema.clustering()[c]];
       if (!CheckValue(column, value, "clustering key part").ok() ||
           value.bytes().size() > kMaxClusteringValueLength) {
@@ -113,7 +129,7 @@ bool ConvertInsertBatch(const TableSchema& schema, const InsertBatch& batch,
       EncodeComparable(column.type, value.bytes(), column.order == ClusteringOrder::kDesc,
                        &out->keys);
     }
-    for (const ColumnRoles::Regular& regular : roles.regulars) {
+    for (const ColumnSlots::Other& regular : slots.others) {
       const Value& value = values[regular.value];
       // A null is a tombstone, which a plain row does not hold.
       if (!CheckValue(*regular.column, value, "column").ok()) return false;
@@ -123,7 +139,7 @@ bool ConvertInsertBatch(const TableSchema& schema, const InsertBatch& batch,
   bounds.push_back(out->keys.size());
 
   const std::string_view keys = out->keys;
-  const size_t width = roles.regulars.size();
+  const size_t width = slots.others.size();
   out->writes.reserve(rows);
   for (size_t r = 0; r < rows; ++r) {
     PlainRowWrite& write = out->writes.emplace_back();
@@ -145,33 +161,11 @@ std::vector<Mutation> InsertBatchMutations(const TableSchema& schema, const Inse
   // first one missing (which the conversion then names); every other
   // column, known or not, is Set by name, so that the conversion says
   // what is wrong with it.
-  constexpr size_t kAbsent = static_cast<size_t>(-1);
-  std::vector<size_t> key(schema.partition_key().size(), kAbsent);
-  std::vector<size_t> clustering(schema.clustering().size(), kAbsent);
-  std::vector<size_t> set;
+  const ColumnSlots slots = SlotColumns(schema, batch.columns());
   const std::vector<std::string>& names = batch.columns();
-  for (size_t i = 0; i < names.size(); ++i) {
-    const ColumnDefinition* column = schema.Find(names[i]);
-    size_t* slot = nullptr;
-    if (column != nullptr) {
-      const size_t position = static_cast<size_t>(column - schema.columns().data());
-      const auto slot_in = [&](const std::vector<size_t>& order, std::vector<size_t>& slots) {
-        const auto at = std::find(order.begin(), order.end(), position);
-        return at == order.end() ? nullptr : &slots[static_cast<size_t>(at - order.begin())];
-      };
-      slot = column->kind == ColumnKind::kPartitionKey ? slot_in(schema.partition_key(), key)
-             : column->kind == ColumnKind::kClustering ? slot_in(schema.clustering(), clustering)
-                                                       : nullptr;
-    }
-    if (slot != nullptr && *slot == kAbsent) {
-      *slot = i;
-    } else {
-      set.push_back(i);
-    }
-  }
-  const auto prefix = [&](const std::vector<size_t>& slots, std::span<const Value> values) {
+  const auto prefix = [](const std::vector<size_t>& positions, std::span<const Value> values) {
     std::vector<Value> out;
-    for (size_t at : slots) {
+    for (size_t at : positions) {
       if (at == kAbsent) break;
       out.push_back(values[at]);
     }
@@ -182,11 +176,14 @@ std::vector<Mutation> InsertBatchMutations(const TableSchema& schema, const Inse
   mutations.reserve(batch.rows());
   for (size_t r = 0; r < batch.rows(); ++r) {
     const std::span<const Value> values = batch.row(r);
-    Mutation& m = mutations.emplace_back(batch.keyspace(), batch.table(), prefix(key, values));
+    Mutation& m =
+        mutations.emplace_back(batch.keyspace(), batch.table(), prefix(slots.key, values));
     m.UsingTimestamp(timestamp);
     if (batch.ttl()) m.UsingTtl(*batch.ttl());
-    RowBuilder row = m.Insert(prefix(clustering, values));
-    for (size_t i : set) row.Set(names[i], values[i]);
+    RowBuilder row = m.Insert(prefix(slots.clustering, values));
+    for (const ColumnSlots::Other& other : slots.others) {
+      row.Set(names[other.value], values[other.value]);
+    }
   }
   return mutations;
 }

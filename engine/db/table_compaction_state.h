@@ -31,6 +31,11 @@ struct TableCompactionState {
   // running, and settles once none did work meanwhile).
   uint64_t finished = 0;  // GUARDED_BY(mutex)
   std::condition_variable compaction_finished;
+  // Returns, `lock` (on `mutex`) held again, once no compaction holds any
+  // of the table's SSTables.
+  void WaitWhileCompacting(std::unique_lock<std::mutex>& lock) {
+    compaction_finished.wait(lock, [this] { return compacting.empty(); });
+  }
   std::deque<CompactionRecord> recent;  // GUARDED_BY(mutex), at most kMaxRecent
   int64_t last_timer_check_micros = 0;  // GUARDED_BY(mutex)
   static constexpr size_t kMaxRecent = 100;
