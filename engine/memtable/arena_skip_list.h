@@ -22,6 +22,7 @@
 #include <cassert>
 #include <cstdint>
 #include <new>
+#include <type_traits>
 
 #include "engine/memtable/memtable_arena.h"
 
@@ -110,6 +111,17 @@ class ArenaSkipList {
     // REQUIRES: Valid().
     const Key& key() const { return node_->key; }
     void Next() { node_ = node_->Next(0); }
+    // A scan visits nodes in key order, which is not the order the arena
+    // allocated them in: each step would wait on memory. Asks the CPU to
+    // fetch the node after the next one and the next one's key (a pointer
+    // key's target), the next node itself having been asked for a step
+    // earlier. REQUIRES: Valid().
+    void PrefetchAhead() const {
+      const Node* next = node_->NextRelaxed(0);
+      if (next == nullptr) return;
+      __builtin_prefetch(next->NextRelaxed(0));
+      if constexpr (std::is_pointer_v<Key>) __builtin_prefetch(next->key);
+    }
     void SeekToFirst() { node_ = list_->head_->Next(0); }
     void SeekToLast() { node_ = list_->FindLast(); }
     // First node >= target.

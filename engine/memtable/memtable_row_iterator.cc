@@ -83,6 +83,9 @@ void MemtableRowIterator::SettleReverse() {
 }
 
 void MemtableRowIterator::Emit(const MemtableRow* version) {
+  // A flush reads every row of a partition in order: fetch the next ones
+  // while this one is decoded and written.
+  if (!reversed_) it_.PrefetchAhead();
   Status s = version->Decode(&row_);
   if (!s.ok()) {
     status_ = std::move(s);

@@ -81,6 +81,12 @@ inline void PutVarint64(std::string* out, uint64_t v) {
 inline void PutVarint32(std::string* out, uint32_t v) { PutVarint64(out, v); }
 
 inline bool GetVarint64(std::string_view* in, uint64_t* v) {
+  // Most varints (ids, lengths, small deltas) are one byte.
+  if (!in->empty() && (static_cast<uint8_t>(in->front()) & 0x80) == 0) {
+    *v = static_cast<uint8_t>(in->front());
+    in->remove_prefix(1);
+    return true;
+  }
   uint64_t result = 0;
   for (size_t i = 0; i < in->size() && i < 10; ++i) {
     uint64_t byte = static_cast<uint8_t>((*in)[i]);
