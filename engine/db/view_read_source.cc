@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "engine/mutation/deferred_row_iterator.h"
+
 namespace cassette {
 
 std::optional<TokenRange> CoveredRange(const TokenRange& range,
@@ -19,6 +21,48 @@ std::optional<TokenRange> CoveredRange(const TokenRange& range,
   }
   return covered;
 }
+
+namespace {
+
+// A merge opens at once the deferred files whose start comes first (at or
+// before every opened source's first row). Opening them here instead lets
+// the rows of a partition one file holds go to the read straight from that
+// file, and drops the files that turn out not to hold the key (a bloom
+// filter's false positive), so that no content means no partition.
+Status OpenLeadingDeferred(bool reversed, std::vector<PartitionContent>* contents) {
+  auto before = [reversed](const std::string& a, const std::string& b) {
+    return reversed ? a > b : a < b;
+  };
+  for (;;) {
+    const std::string* first_row = nullptr;
+    DeferredRowIterator* leading = nullptr;
+    size_t leading_index = 0;
+    for (size_t i = 0; i < contents->size(); ++i) {
+      RowIterator* rows = (*contents)[i].rows.get();
+      if (rows == nullptr) continue;
+      if (DeferredRowIterator* deferred = rows->AsDeferred()) {
+        if (leading == nullptr || before(deferred->start(), leading->start())) {
+          leading = deferred;
+          leading_index = i;
+        }
+      } else if (rows->Valid() &&
+                 (first_row == nullptr || before(rows->clustering(), *first_row))) {
+        first_row = &rows->clustering();
+      }
+    }
+    if (leading == nullptr || (first_row != nullptr && before(*first_row, leading->start()))) {
+      return Status::OK();
+    }
+    CASSETTE_ASSIGN_OR_RETURN(std::unique_ptr<RowIterator> rows, leading->Open());
+    if (rows == nullptr) {
+      contents->erase(contents->begin() + static_cast<std::ptrdiff_t>(leading_index));
+    } else {
+      (*contents)[leading_index].rows = std::move(rows);
+    }
+  }
+}
+
+}  // namespace
 
 Result<std::vector<PartitionContent>> ViewReadSource::ReadPartition(const DecoratedKey& key,
                                                                     const ClusteringRange& range,
@@ -52,11 +96,40 @@ Result<std::vector<PartitionContent>> ViewReadSource::ReadPartition(const Decora
       ++stats->sstables_skipped;
       continue;
     }
-    // Clustering bounds exclude the file only when it has no partition-level
-    // data that could matter (static rows and deletions are outside them).
-    if (s.row_count > 0 && !s.has_partition_deletions && s.range_tombstone_count == 0 &&
-        s.static_row_count == 0 && !range.Intersects(s.min_clustering, s.max_clustering)) {
+    // Clustering bounds speak for the file only when it has no
+    // partition-level data that could matter (static rows and deletions are
+    // outside them).
+    const bool rows_only = s.row_count > 0 && !s.has_partition_deletions &&
+                           s.range_tombstone_count == 0 && s.static_row_count == 0;
+    if (rows_only && !range.Intersects(s.min_clustering, s.max_clustering)) {
       ++stats->sstables_skipped;
+      continue;
+    }
+    if (rows_only) {
+      // Its rows can wait until the merge reaches its first clustering: a
+      // read that reaches its limit before then never opens it. Counted
+      // as skipped until it is opened.
+      ++stats->sstables_skipped;
+      PartitionContent deferred;
+      deferred.key = key;
+      deferred.rows = std::make_unique<DeferredRowIterator>(
+          reversed ? s.max_clustering : s.min_clustering,
+          [reader = sstable->reader, key, range, reversed,
+           stats]() -> Result<std::unique_ptr<RowIterator>> {
+            --stats->sstables_skipped;
+            ++stats->sstables_read;
+            CASSETTE_ASSIGN_OR_RETURN(std::optional<PartitionContent> content,
+                                      reader->ReadPartition(key, range, reversed, stats));
+            if (!content) return std::unique_ptr<RowIterator>();
+            if (!content->partition_deletion.IsLive() || !content->static_row.IsEmpty() ||
+                !content->range_tombstones.empty()) {
+              return Status::Corruption(reader->path() +
+                                        ": partition-level data in a file whose statistics "
+                                        "record none");
+            }
+            return std::move(content->rows);
+          });
+      contents.push_back(std::move(deferred));
       continue;
     }
     ++stats->sstables_read;
@@ -64,6 +137,7 @@ Result<std::vector<PartitionContent>> ViewReadSource::ReadPartition(const Decora
                               sstable->reader->ReadPartition(key, range, reversed, stats));
     if (content) note(std::move(*content));
   }
+  CASSETTE_RETURN_IF_ERROR(OpenLeadingDeferred(reversed, &contents));
   return contents;
 }
 

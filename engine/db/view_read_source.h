@@ -2,7 +2,10 @@
 // sources that may hold a partition (memtables always; SSTables only when
 // their key range and bloom filter admit the key and their clustering
 // bounds intersect the slice) and skips SSTables whose newest data is older
-// than a partition deletion already found in a newer source.
+// than a partition deletion already found in a newer source. An SSTable
+// holding only rows is read only when the merge reaches its clustering
+// bounds (DeferredRowIterator), so a limited read skips the files whose
+// rows all come after the ones it returned.
 #pragma once
 
 #include <memory>

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <utility>
 
-#include "engine/mutation/reconcile.h"
 #include "engine/mutation/merging_row_iterator.h"
+#include "engine/mutation/reconcile.h"
 
 namespace cassette {
 
@@ -30,7 +30,9 @@ PartitionContent MergePartitionContents(std::vector<PartitionContent> contents, 
     }
     if (c.rows != nullptr) rows.push_back(std::move(c.rows));
   }
-  merged.rows = std::make_unique<MergingRowIterator>(std::move(rows), reversed);
+  // One source's rows need no merge: the read takes them straight from it.
+  merged.rows = rows.size() == 1 ? std::move(rows.front())
+                                 : std::make_unique<MergingRowIterator>(std::move(rows), reversed);
   return merged;
 }
 

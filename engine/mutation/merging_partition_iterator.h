@@ -19,7 +19,8 @@
 namespace cassette {
 
 // Merges the contents several sources hold for one key. Takes over their
-// row iterators (which must all run in the direction `reversed` names).
+// row iterators (which must all run in the direction `reversed` names);
+// a single one is handed on as it is.
 // REQUIRES: !contents.empty() and every content has the same key.
 PartitionContent MergePartitionContents(std::vector<PartitionContent> contents, bool reversed);
 

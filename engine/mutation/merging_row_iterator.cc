@@ -3,15 +3,19 @@
 #include <algorithm>
 #include <utility>
 
+#include "engine/mutation/deferred_row_iterator.h"
 #include "engine/mutation/reconcile.h"
 
 namespace cassette {
 
 MergingRowIterator::MergingRowIterator(std::vector<std::unique_ptr<RowIterator>> children,
                                        bool reversed)
-    : children_(std::move(children)), clusterings_(children_.size(), nullptr), reversed_(reversed) {
+    : children_(std::move(children)),
+      clusterings_(children_.size(), nullptr),
+      unopened_(children_.size(), false),
+      reversed_(reversed) {
   heap_.reserve(children_.size());
-  for (size_t i = 0; i < children_.size(); ++i) PushIfValid(i);
+  for (size_t i = 0; i < children_.size(); ++i) Push(i);
   Advance();
 }
 
@@ -21,7 +25,12 @@ bool MergingRowIterator::Before(const std::string& a, const std::string& b) cons
 }
 
 bool MergingRowIterator::Later(size_t a, size_t b) const {
-  return Before(*clusterings_[b], *clusterings_[a]);
+  const std::string& x = *clusterings_[a];
+  const std::string& y = *clusterings_[b];
+  if (Before(y, x)) return true;
+  // At one clustering, an unopened child comes first: it must be opened
+  // before the rows holding that clustering are merged.
+  return unopened_[b] && !unopened_[a] && x == y;
 }
 
 Status MergingRowIterator::status() const {
@@ -33,6 +42,17 @@ Status MergingRowIterator::status() const {
     }
   }
   return status_;
+}
+
+void MergingRowIterator::Push(size_t child) {
+  if (DeferredRowIterator* deferred = children_[child]->AsDeferred()) {
+    clusterings_[child] = &deferred->start();
+    unopened_[child] = true;
+    heap_.push_back(child);
+    std::push_heap(heap_.begin(), heap_.end(), [this](size_t a, size_t b) { return Later(a, b); });
+    return;
+  }
+  PushIfValid(child);
 }
 
 void MergingRowIterator::PushIfValid(size_t child) {
@@ -78,8 +98,25 @@ void MergingRowIterator::Next() {
 
 void MergingRowIterator::Advance() {
   valid_ = false;
-  if (!status_.ok() || heap_.empty()) return;
   auto later = [this](size_t a, size_t b) { return Later(a, b); };
+  // Open the children whose start the merge has reached; each goes back in
+  // at its first row (which may be past other children's starts).
+  while (status_.ok() && !heap_.empty() && unopened_[heap_.front()]) {
+    std::pop_heap(heap_.begin(), heap_.end(), later);
+    const size_t child = heap_.back();
+    heap_.pop_back();
+    unopened_[child] = false;
+    // The source's own iterator takes the deferred one's place.
+    Result<std::unique_ptr<RowIterator>> rows = children_[child]->AsDeferred()->Open();
+    if (!rows.ok()) {
+      status_ = rows.status();
+      break;
+    }
+    if (*rows == nullptr) continue;
+    children_[child] = std::move(rows).value();
+    PushIfValid(child);
+  }
+  if (!status_.ok() || heap_.empty()) return;
   std::pop_heap(heap_.begin(), heap_.end(), later);
   const size_t first = heap_.back();
   heap_.pop_back();

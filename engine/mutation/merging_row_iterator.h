@@ -7,7 +7,9 @@
 // compaction's purge). A clustering only one child holds (most of them, in
 // a compaction or a read over disjoint sources) is handed out as that
 // child's row, without a copy (and still encoded, when the child keeps it
-// so: the merge itself only compares clusterings).
+// so: the merge itself only compares clusterings). A child that can wait
+// (a DeferredRowIterator) is opened only when the merge reaches its start,
+// so a consumer that stops early never reads the ones it did not reach.
 //
 // Thread-compatible.
 #pragma once
@@ -37,19 +39,26 @@ class MergingRowIterator final : public RowIterator {
   const EncodedRow* encoded() const override {
     return same_.size() == 1 ? children_[same_.front()]->encoded() : nullptr;
   }
+  bool EncodedBody(std::string_view* body, const EncodingStats** bases) const override {
+    return same_.size() == 1 && children_[same_.front()]->EncodedBody(body, bases);
+  }
 
  private:
   // Heap order: the child whose row comes first sits at the top.
   bool Later(size_t a, size_t b) const;
   // True when clustering `a` comes before `b` (ties excluded).
   bool Before(const std::string& a, const std::string& b) const;
+  // Adds a child to the heap: at its deferred start, or at its first row.
+  void Push(size_t child);
   void PushIfValid(size_t child);
   void Advance();
 
   std::vector<std::unique_ptr<RowIterator>> children_;
   // The clustering each child in the heap (or in same_) is positioned on
-  // (saves a virtual call per comparison).
+  // (saves a virtual call per comparison); an unopened child's start.
   std::vector<const std::string*> clusterings_;
+  // Children in the heap at their deferred start, not yet opened.
+  std::vector<bool> unopened_;
   bool reversed_;
   std::vector<size_t> heap_;
   std::vector<size_t> same_;  // children positioned on the current clustering

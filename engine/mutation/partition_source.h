@@ -19,6 +19,8 @@
 
 namespace cassette {
 
+class DeferredRowIterator;
+
 // A row as an SSTable stores it: its body (row_codec.h) and the bases it
 // was encoded against, with the summary compaction works from.
 struct EncodedRow {
@@ -49,6 +51,17 @@ class RowIterator {
   // such a row into its output without decoding and re-encoding it. Valid
   // until Next().
   virtual const EncodedRow* encoded() const { return nullptr; }
+  // REQUIRES: Valid(). The row's body still encoded and the bases it was
+  // encoded against, when the source keeps it so: unchecked (a reader of it
+  // checks what it reads, and turns to row() for what it cannot read).
+  // False otherwise. Valid until Next(). The read path reads the commonest
+  // rows (ReadPlainRow) in place this way, without building a Row.
+  virtual bool EncodedBody(std::string_view* /*body*/, const EncodingStats** /*bases*/) const {
+    return false;
+  }
+  // Non-null for a source that has read nothing yet and can wait until a
+  // merge reaches its rows (MergingRowIterator opens it then).
+  virtual DeferredRowIterator* AsDeferred() { return nullptr; }
 };
 
 // One partition from one source.

@@ -758,6 +758,69 @@ bool DecodePlainRow(std::string_view* body, const EncodingStats& stats, Row* row
 
 }  // namespace
 
+bool ReadPlainRow(std::string_view body, const EncodingStats& stats, PlainRowView* row) {
+  // GetPlainRowHeader and GetPlainColumn's checks, without recording where
+  // the time fields lie (only re-basing needs that): a read takes every
+  // row of its slice through here.
+  std::string_view in = body;
+  if (in.empty()) return false;
+  const auto flags = static_cast<uint8_t>(in.front());
+  in.remove_prefix(1);
+  const uint8_t shape = flags & ~kRowExpiringDefault;
+  if (shape != (kRowHasMarker | kRowHasColumns) && shape != (kRowHasDefault | kRowHasColumns)) {
+    return false;
+  }
+  uint64_t u;
+  if (!GetVarint64(&in, &u)) return false;
+  row->timestamp = WrappingAdd(stats.min_timestamp, ZigZagDecode(u));
+  row->ttl = 0;
+  row->local_deletion_time = kNoDeletionTime;
+  if (flags & kRowExpiringDefault) {
+    if (!GetVarint64(&in, &u)) return false;
+    const int64_t ttl = WrappingAdd(stats.min_ttl, ZigZagDecode(u));
+    if (ttl <= 0 || ttl > std::numeric_limits<int32_t>::max()) return false;
+    row->ttl = static_cast<int32_t>(ttl);
+    if (!GetVarint64(&in, &u)) return false;
+    row->local_deletion_time = WrappingAdd(stats.min_local_deletion_time, ZigZagDecode(u));
+    if (row->local_deletion_time == kNoDeletionTime) return false;
+  }
+  row->has_marker = (flags & kRowHasMarker) != 0;
+  if (row->has_marker && row->timestamp == kNoTimestamp) return false;
+  uint64_t ncols;
+  if (!GetVarint64(&in, &ncols) || ncols == 0 || ncols > in.size()) return false;
+  row->columns.resize(ncols);
+  uint64_t next_id = 0;
+  for (PlainRowView::Column& column : row->columns) {
+    uint64_t delta_id;
+    if (!GetVarint64(&in, &delta_id) || in.empty()) return false;
+    const uint64_t id = next_id + delta_id;
+    if (delta_id > std::numeric_limits<uint32_t>::max() ||
+        id > std::numeric_limits<uint32_t>::max()) {
+      return false;
+    }
+    next_id = id + 1;
+    column.id = static_cast<uint32_t>(id);
+    const auto cell_flags = static_cast<uint8_t>(in.front());
+    in.remove_prefix(1);
+    const uint8_t kind = cell_flags & ~kCellEmptyValue;
+    if (kind == (kCellUseRowTimestamp | kCellUseRowTtl)) {
+      column.row_ttl = true;
+    } else if (kind == kCellUseRowTimestamp) {
+      column.row_ttl = false;
+    } else {
+      return false;
+    }
+    column.value = {};
+    if (!(cell_flags & kCellEmptyValue)) {
+      uint64_t n;
+      if (!GetVarint64(&in, &n) || n == 0 || n > in.size()) return false;
+      column.value = in.substr(0, n);
+      in.remove_prefix(n);
+    }
+  }
+  return in.empty();
+}
+
 Status DecodeRowBody(std::string_view* in, const EncodingStats& stats, Row* row) {
   if (DecodePlainRow(in, stats, row)) return Status::OK();
   // Decodes straight into the caller's row to reuse its column storage; on

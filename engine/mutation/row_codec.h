@@ -55,6 +55,34 @@ char* EncodeRowBodyTo(const Row& row, const EncodingStats& stats, char* p);
 // is unchanged and the row's columns are unspecified.
 Status DecodeRowBody(std::string_view* in, const EncodingStats& stats, Row* row);
 
+// A plain row body read in place: an INSERT's or an UPDATE's (a marker or
+// defaults, no deletion, simple columns whose cells take the row's
+// timestamp, and its TTL or none), the commonest rows by far. Values point
+// into the body. What DecodeRowBody gives for the same body: the marker
+// (when has_marker) and every cell carry `timestamp`; the cells of columns
+// with row_ttl, and the marker, carry `ttl` and `local_deletion_time`; the
+// other cells are live without TTL.
+struct PlainRowView {
+  struct Column {
+    uint32_t id = 0;
+    bool row_ttl = false;
+    std::string_view value;
+  };
+  bool has_marker = false;
+  int64_t timestamp = 0;
+  int32_t ttl = 0;  // 0: none
+  int64_t local_deletion_time = kNoDeletionTime;
+  std::vector<Column> columns;  // sorted by id, at least one
+
+  // Whether nothing in the row has expired at now_sec (so the row is its
+  // own live view: no cell turns into a tombstone).
+  bool LiveAt(int64_t now_sec) const { return ttl == 0 || now_sec < local_deletion_time; }
+};
+// Reads a whole body that is a plain row into *row (reusing its column
+// storage). False for any other body, well-formed or not: DecodeRowBody
+// then decodes it, or reports it corrupt.
+bool ReadPlainRow(std::string_view body, const EncodingStats& stats, PlainRowView* row);
+
 // Where a time value lies in an encoded row body, the base its delta is
 // taken from and its value: what re-basing the body rewrites.
 struct DeltaField {

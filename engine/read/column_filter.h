@@ -30,9 +30,13 @@ class ColumnFilter {
   // table has and has never dropped (so a read can skip copying the row).
   bool KeepsAll(const Row& row) const {
     for (const ColumnData& column : row.columns) {
-      if (column.column_id >= plain_by_id_.size() || !plain_by_id_[column.column_id]) return false;
+      if (!Keeps(column.column_id)) return false;
     }
     return true;
+  }
+  // The same for one column: the table has it and has never dropped it.
+  bool Keeps(uint32_t column_id) const {
+    return column_id < plain_by_id_.size() && plain_by_id_[column_id];
   }
 
  private:

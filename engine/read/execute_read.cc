@@ -1,6 +1,7 @@
 #include "engine/read/execute_read.h"
 
 #include <algorithm>
+#include <cassert>
 #include <optional>
 #include <utility>
 
@@ -49,9 +50,20 @@ class ReadExecution {
   Result<bool> ScanRange();
   Result<bool> ReadOnePartition(const DecoratedKey& key, uint64_t key_index,
                                 const PagingState* resume);
+  // A result row: a live row, a plain row read in place (with its
+  // clustering), or neither (the key and statics alone).
+  struct EmittedRow {
+    const Row* row = nullptr;
+    const PlainRowView* plain = nullptr;
+    const std::string* clustering = nullptr;
+  };
   // Appends a result row and records where the read stands.
-  Result<bool> Emit(const DecoratedKey& key, uint64_t key_index, const Row* live_row,
+  Result<bool> Emit(const DecoratedKey& key, uint64_t key_index, const EmittedRow& emitted,
                     int64_t* rows_in_partition);
+  // Reads the current row in place into plain_ when it is a plain row that
+  // is its own live view (under a live `covering`) made of columns the
+  // table has; false otherwise (rows.row() then decodes it).
+  bool ReadLivePlainRow(const RowIterator& rows);
   Status Abort(const DecoratedKey& key, const std::string* clustering) const {
     return guard_.Failure(DescribeReadCommand(cmd_), key.token,
                           builder_.DescribePosition(clustering));
@@ -78,7 +90,8 @@ class ReadExecution {
   // The position after the last row returned, recorded only by the Emit
   // that stops the read: the only one a paging state is made from.
   PagingState last_;
-  Row scratch_;  // a row being rewritten to its live view
+  Row scratch_;         // a row being rewritten to its live view
+  PlainRowView plain_;  // the plain row read in place, if any
   std::optional<int64_t> last_token_;
 };
 
@@ -218,16 +231,33 @@ Result<bool> ReadExecution::ReadOnePartition(const DecoratedKey& key, uint64_t k
   bool stopped_early = false;
   // DISTINCT only needs to know whether some row is live.
   if (!(cmd_.distinct && static_live)) {
+    const bool plain_rows = builder_.TakesPlainRows();
     for (; rows.Valid(); rows.Next()) {
-      const Row& merged = rows.row();
-      // Sources restrict rows to the range; a row outside it (a source that
-      // over-reads) is not part of this read.
-      if (!range.Contains(merged.clustering)) continue;
-      if (!guard_.Add(tombstones.MarkersBefore(merged.clustering))) {
-        return Abort(key, &merged.clustering);
-      }
-      DeletionTime covering = tombstones.Covering(merged.clustering);
+      const std::string& clustering = rows.clustering();
+      // Sources return only the rows of the range (ReadSource's contract).
+      assert(range.Contains(clustering));
+      if (!guard_.Add(tombstones.MarkersBefore(clustering))) return Abort(key, &clustering);
+      DeletionTime covering = tombstones.Covering(clustering);
       if (partition_deletion.Supersedes(covering)) covering = partition_deletion;
+      // The commonest row, read in place: no Row is built, and its values
+      // go to the result straight from the source's buffer.
+      if (plain_rows && covering.IsLive() && ReadLivePlainRow(rows)) {
+        ++result_.stats.live_rows;
+        found_live_row = true;
+        if (cmd_.distinct) {
+          stopped_early = true;
+          break;
+        }
+        CASSETTE_ASSIGN_OR_RETURN(
+            bool stop, Emit(key, key_index, {nullptr, &plain_, &clustering}, &rows_in_partition));
+        if (stop) return true;
+        if (PartitionLimitReached(rows_in_partition)) {
+          stopped_early = true;
+          break;
+        }
+        continue;
+      }
+      const Row& merged = rows.row();
       // Most rows already are their live view: they are used in place.
       // The others are rewritten in scratch_, whose buffers the copy reuses.
       const Row* row = &merged;
@@ -248,7 +278,8 @@ Result<bool> ReadExecution::ReadOnePartition(const DecoratedKey& key, uint64_t k
         stopped_early = true;
         break;
       }
-      CASSETTE_ASSIGN_OR_RETURN(bool stop, Emit(key, key_index, row, &rows_in_partition));
+      CASSETTE_ASSIGN_OR_RETURN(
+          bool stop, Emit(key, key_index, {row, nullptr, &row->clustering}, &rows_in_partition));
       if (stop) return true;
       if (PartitionLimitReached(rows_in_partition)) {
         stopped_early = true;
@@ -267,18 +298,36 @@ Result<bool> ReadExecution::ReadOnePartition(const DecoratedKey& key, uint64_t k
   bool key_only_row = cmd_.distinct
                           ? (static_live || found_live_row)
                           : (rows_in_partition == 0 && static_live && !cmd_.restricts_rows);
-  if (key_only_row) return Emit(key, key_index, nullptr, &rows_in_partition);
+  if (key_only_row) return Emit(key, key_index, {}, &rows_in_partition);
   return false;
 }
 
-Result<bool> ReadExecution::Emit(const DecoratedKey& key, uint64_t key_index, const Row* live_row,
-                                 int64_t* rows_in_partition) {
+bool ReadExecution::ReadLivePlainRow(const RowIterator& rows) {
+  std::string_view body;
+  const EncodingStats* bases = nullptr;
+  if (!rows.EncodedBody(&body, &bases) || !ReadPlainRow(body, *bases, &plain_) ||
+      !plain_.LiveAt(cmd_.now_sec)) {
+    return false;
+  }
+  for (const PlainRowView::Column& column : plain_.columns) {
+    if (!columns_.Keeps(column.id)) return false;
+  }
+  return true;
+}
+
+Result<bool> ReadExecution::Emit(const DecoratedKey& key, uint64_t key_index,
+                                 const EmittedRow& emitted, int64_t* rows_in_partition) {
   if (visit_ != nullptr) {
-    CASSETTE_ASSIGN_OR_RETURN(RowView view, builder_.BuildView(live_row));
+    CASSETTE_ASSIGN_OR_RETURN(RowView view,
+                              emitted.plain != nullptr
+                                  ? builder_.BuildView(*emitted.clustering, *emitted.plain)
+                                  : builder_.BuildView(emitted.row));
     CASSETTE_RETURN_IF_ERROR((*visit_)(view));
   } else {
     ResultRow& row = result_.rows.emplace_back();
-    if (Status s = builder_.Build(live_row, &row); !s.ok()) {
+    Status s = emitted.plain != nullptr ? builder_.Build(*emitted.clustering, *emitted.plain, &row)
+                                        : builder_.Build(emitted.row, &row);
+    if (!s.ok()) {
       result_.rows.pop_back();
       return s;
     }
@@ -291,8 +340,8 @@ Result<bool> ReadExecution::Emit(const DecoratedKey& key, uint64_t key_index, co
   last_.partition = key;
   last_.rows_returned = rows_total_;
   last_.rows_in_partition = *rows_in_partition;
-  if (live_row != nullptr) {
-    last_.last_clustering = live_row->clustering;
+  if (emitted.clustering != nullptr) {
+    last_.last_clustering = *emitted.clustering;
     last_.partition_done = PartitionLimitReached(*rows_in_partition);
   } else {
     last_.last_clustering.reset();

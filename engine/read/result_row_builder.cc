@@ -41,7 +41,9 @@ ResultRowBuilder::ResultRowBuilder(const TableSchema& schema, std::vector<size_t
     key_position_[schema.clustering()[i]] = static_cast<int64_t>(i);
   }
   for (size_t index : selection_) {
-    if (schema.columns()[index].kind == ColumnKind::kClustering) needs_clustering_ = true;
+    const ColumnDefinition& column = schema.columns()[index];
+    if (column.kind == ColumnKind::kClustering) needs_clustering_ = true;
+    if (column.kind == ColumnKind::kRegular && column.type.IsMultiCell()) takes_plain_rows_ = false;
   }
   // Sized once: a row's views point into these strings.
   collection_bytes_.resize(selection_.size());
@@ -68,10 +70,12 @@ Status ResultRowBuilder::StartPartition(const DecoratedKey& key) {
   return Status::OK();
 }
 
-Result<RowView> ResultRowBuilder::BuildView(const Row* live_row) {
+template <class AppendRegular>
+Result<RowView> ResultRowBuilder::Select(const std::string* clustering,
+                                         AppendRegular append_regular) {
   size_t clustering_values = 0;
-  if (needs_clustering_ && live_row != nullptr) {
-    CASSETTE_RETURN_IF_ERROR(DecodeClustering(schema_, live_row->clustering, &clustering_));
+  if (needs_clustering_ && clustering != nullptr) {
+    CASSETTE_RETURN_IF_ERROR(DecodeClustering(schema_, *clustering, &clustering_));
     clustering_values = clustering_.size();
   }
   values_.clear();
@@ -95,7 +99,7 @@ Result<RowView> ResultRowBuilder::BuildView(const Row* live_row) {
         CASSETTE_RETURN_IF_ERROR(AppendColumnValue(column, &statics_, slot));
         continue;
       case ColumnKind::kRegular:
-        CASSETTE_RETURN_IF_ERROR(AppendColumnValue(column, live_row, slot));
+        CASSETTE_RETURN_IF_ERROR(append_regular(column, slot));
         continue;
     }
     // Key columns have neither WRITETIME nor TTL.
@@ -107,13 +111,73 @@ Result<RowView> ResultRowBuilder::BuildView(const Row* live_row) {
   return RowView{values_, writetimes_, ttls_};
 }
 
-Status ResultRowBuilder::Build(const Row* live_row, ResultRow* out) {
-  CASSETTE_ASSIGN_OR_RETURN(RowView view, BuildView(live_row));
+Result<RowView> ResultRowBuilder::BuildView(const Row* live_row) {
+  return Select(live_row != nullptr ? &live_row->clustering : nullptr,
+                [&](const ColumnDefinition& column, size_t slot) {
+                  return AppendColumnValue(column, live_row, slot);
+                });
+}
+
+Result<RowView> ResultRowBuilder::BuildView(const std::string& clustering,
+                                            const PlainRowView& row) {
+  return Select(&clustering, [&](const ColumnDefinition& column, size_t /*slot*/) {
+    AppendPlainValue(column, row);
+    return Status::OK();
+  });
+}
+
+namespace {
+
+void CopyView(const RowView& view, ResultRow* out) {
   out->values.reserve(view.values.size());
   for (const ValueView& value : view.values) out->values.push_back(value.ToValue());
   out->writetimes.assign(view.writetimes.begin(), view.writetimes.end());
   out->ttls.assign(view.ttls.begin(), view.ttls.end());
+}
+
+}  // namespace
+
+Status ResultRowBuilder::Build(const Row* live_row, ResultRow* out) {
+  CASSETTE_ASSIGN_OR_RETURN(RowView view, BuildView(live_row));
+  CopyView(view, out);
   return Status::OK();
+}
+
+Status ResultRowBuilder::Build(const std::string& clustering, const PlainRowView& row,
+                               ResultRow* out) {
+  CASSETTE_ASSIGN_OR_RETURN(RowView view, BuildView(clustering, row));
+  CopyView(view, out);
+  return Status::OK();
+}
+
+void ResultRowBuilder::AppendPlainValue(const ColumnDefinition& column, const PlainRowView& row) {
+  // A handful of columns, sorted by id: a scan beats a search.
+  const PlainRowView::Column* found = nullptr;
+  for (const PlainRowView::Column& c : row.columns) {
+    if (c.id >= column.id) {
+      if (c.id == column.id) found = &c;
+      break;
+    }
+  }
+  if (found == nullptr) {
+    values_.push_back(ValueView::Null(column.type));
+    if (with_cell_metadata_) {
+      writetimes_.emplace_back();
+      ttls_.emplace_back();
+    }
+    return;
+  }
+  values_.emplace_back(column.type, found->value);
+  if (with_cell_metadata_) {
+    writetimes_.emplace_back(row.timestamp);
+    if (found->row_ttl && row.ttl > 0) {
+      const int64_t left = row.local_deletion_time - now_sec_;
+      ttls_.emplace_back(
+          static_cast<int32_t>(std::clamp<int64_t>(left, 0, std::numeric_limits<int32_t>::max())));
+    } else {
+      ttls_.emplace_back();
+    }
+  }
 }
 
 Status ResultRowBuilder::AppendColumnValue(const ColumnDefinition& column, const Row* row,

@@ -23,6 +23,7 @@
 #include "cassette/schema.h"
 #include "engine/mutation/decorated_key.h"
 #include "engine/mutation/row.h"
+#include "engine/mutation/row_codec.h"
 
 namespace cassette {
 
@@ -48,6 +49,14 @@ class ResultRowBuilder {
   // result set: each value is copied once, from the row into its Value.
   Status Build(const Row* live_row, ResultRow* out);
 
+  // Whether the two below may be used: no selected column is a non-frozen
+  // collection (whose elements a plain row never holds).
+  bool TakesPlainRows() const { return takes_plain_rows_; }
+  // BuildView and Build of a plain row read in place, live as it is
+  // (PlainRowView::LiveAt) and with only columns the table has.
+  Result<RowView> BuildView(const std::string& clustering, const PlainRowView& row);
+  Status Build(const std::string& clustering, const PlainRowView& row, ResultRow* out);
+
   // "1, 'a'" for the partition key, "(1), 2" once a clustering is given:
   // Cassandra's rendering of a position in tombstone errors.
   std::string DescribePosition(const std::string* clustering) const;
@@ -57,6 +66,11 @@ class ResultRowBuilder {
   // and with cell metadata its WRITETIME and TTL; `slot` is the column's
   // position in the selection (its buffer for a collection's bytes).
   Status AppendColumnValue(const ColumnDefinition& column, const Row* row, size_t slot);
+  void AppendPlainValue(const ColumnDefinition& column, const PlainRowView& row);
+  // The view of the selected columns; `append_regular(column, slot)` adds a
+  // regular column's value. `clustering` is null for a key-only row.
+  template <class AppendRegular>
+  Result<RowView> Select(const std::string* clustering, AppendRegular append_regular);
   // Serializes a non-frozen collection's live elements as one value.
   Status CollectionBytes(const ColumnDefinition& column, const ColumnData& data,
                          std::string* out) const;
@@ -69,6 +83,7 @@ class ResultRowBuilder {
   // into schema.columns()); -1 for other columns.
   std::vector<int64_t> key_position_;
   bool needs_clustering_ = false;
+  bool takes_plain_rows_ = true;
   std::vector<std::string> key_values_;  // serialized, per partition key column
   // The current row's clustering values, decoded by Build (kept so rows
   // reuse the buffers).

@@ -277,9 +277,6 @@ Status SSTableRowIterator::AdvanceReversed() {
       cursor_->Seek(b.body_position);
       CASSETTE_RETURN_IF_ERROR(TakeBody(b.body_length));
       bases_ = b.bases;
-      // Reversed reads decode at once: their rows are all wanted.
-      DecodeCurrent();
-      CASSETTE_RETURN_IF_ERROR(status_);
       row_.clustering.assign(clusterings_, b.clustering_offset, b.clustering_length);
       valid_ = true;
       return Status::OK();

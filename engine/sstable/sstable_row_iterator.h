@@ -6,9 +6,10 @@
 // range's end, walking the row index backwards, so neither direction reads
 // chunks outside the range (beyond the blocks at its two edges). Entries
 // are parsed in place in the block cache's chunks: the rows handed out are
-// the only copies. Forward, a row's body is decoded only when row() asks
-// for it; encoded() hands it out still encoded (checked and summarized)
-// instead, for a compaction to copy. Not thread-safe.
+// the only copies. A row's body is decoded only when row() asks for it;
+// encoded() hands it out still encoded (checked and summarized) instead,
+// for a compaction to copy, and EncodedBody() as it is, for a read to take
+// its values in place. Not thread-safe.
 #pragma once
 
 #include <cstdint>
@@ -57,6 +58,11 @@ class SSTableRowIterator final : public RowIterator {
   Status status() const override { return status_; }
   const std::string& clustering() const override { return row_.clustering; }
   const EncodedRow* encoded() const override;
+  bool EncodedBody(std::string_view* body, const EncodingStats** bases) const override {
+    *body = body_;
+    *bases = &bases_;
+    return true;
+  }
 
  private:
   explicit SSTableRowIterator(RowIteratorParams params);

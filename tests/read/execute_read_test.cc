@@ -398,12 +398,15 @@ TEST_F(ExecuteReadTest, OnlyRowsOfTheRangeAreRead) {
                          .Add(RowMaker(C(1)).Set(kV, Cell::Tombstone(1, 900)))
                          .Add(RowMaker(C(2)).Marker(1))
                          .Add(RowMaker(C(3)).Set(kV, Cell::Tombstone(1, 900)))});
-  source_.ignores_range = true;
   ReadCommand cmd = Cmd({1});
   cmd.restricts_rows = true;
   cmd.range = ClusteringRange{Bound{C(2), true}, Bound{C(2), true}};
   ResultSet rs = Run(cmd);
   EXPECT_EQ(RowStrings(rs), (Rows{"(1, 2, 1, null, null)"}));
+  // The source is asked for the range (and returns only its rows): the
+  // tombstones outside it are neither read nor counted.
+  ASSERT_EQ(source_.ranges_requested.size(), 1u);
+  EXPECT_EQ(source_.ranges_requested[0], cmd.range);
   EXPECT_EQ(rs.stats.tombstone_cells, 0);
   // A contradictory slice reads nothing at all.
   cmd.range = ClusteringRange{Bound{C(5), false}, Bound{C(3), false}};

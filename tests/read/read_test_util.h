@@ -203,7 +203,7 @@ class FakeReadSource final : public ReadSource {
         content.range_tombstones = p.range_tombstones;  // the read path clips them
         std::vector<Row> rows;
         for (const Row& row : p.rows) {
-          if (ignores_range || range.Contains(row.clustering)) rows.push_back(row);
+          if (range.Contains(row.clustering)) rows.push_back(row);
         }
         content.rows = std::make_unique<VectorRowIterator>(std::move(rows), reversed);
         out.push_back(std::move(content));
@@ -229,8 +229,6 @@ class FakeReadSource final : public ReadSource {
     return out;
   }
 
-  // Returns every row whatever the range (a source that over-reads).
-  bool ignores_range = false;
   int read_partition_calls = 0;
   int scan_calls = 0;
   std::vector<DecoratedKey> keys_requested;
