@@ -239,47 +239,37 @@ Result<bool> ReadExecution::ReadOnePartition(const DecoratedKey& key, uint64_t k
       if (!guard_.Add(tombstones.MarkersBefore(clustering))) return Abort(key, &clustering);
       DeletionTime covering = tombstones.Covering(clustering);
       if (partition_deletion.Supersedes(covering)) covering = partition_deletion;
-      // The commonest row, read in place: no Row is built, and its values
-      // go to the result straight from the source's buffer.
+      EmittedRow emitted;
       if (plain_rows && covering.IsLive() && ReadLivePlainRow(rows)) {
-        ++result_.stats.live_rows;
-        found_live_row = true;
-        if (cmd_.distinct) {
-          stopped_early = true;
-          break;
-        }
-        CASSETTE_ASSIGN_OR_RETURN(
-            bool stop, Emit(key, key_index, {nullptr, &plain_, &clustering}, &rows_in_partition));
-        if (stop) return true;
-        if (PartitionLimitReached(rows_in_partition)) {
-          stopped_early = true;
-          break;
-        }
-        continue;
-      }
-      const Row& merged = rows.row();
-      // Most rows already are their live view: they are used in place.
-      // The others are rewritten in scratch_, whose buffers the copy reuses.
-      const Row* row = &merged;
-      RowLiveness liveness;
-      if (columns_.KeepsAll(merged) && IsOwnLiveView(covering, cmd_.now_sec, merged)) {
-        liveness.live = !merged.IsEmpty();
+        // The commonest row, read in place: no Row is built, and its values
+        // go to the result straight from the source's buffer.
+        emitted = {nullptr, &plain_, &clustering};
       } else {
-        scratch_ = merged;
-        columns_.Apply(&scratch_);
-        liveness = ApplyLiveView(covering, cmd_.now_sec, gc_before_, &scratch_);
-        row = &scratch_;
+        const Row& merged = rows.row();
+        // Most rows already are their live view: they are used in place.
+        // The others are rewritten in scratch_, whose buffers the copy
+        // reuses.
+        const Row* row = &merged;
+        RowLiveness liveness;
+        if (columns_.KeepsAll(merged) && IsOwnLiveView(covering, cmd_.now_sec, merged)) {
+          liveness.live = !merged.IsEmpty();
+        } else {
+          scratch_ = merged;
+          columns_.Apply(&scratch_);
+          liveness = ApplyLiveView(covering, cmd_.now_sec, gc_before_, &scratch_);
+          row = &scratch_;
+        }
+        if (!guard_.Add(liveness.tombstones)) return Abort(key, &row->clustering);
+        if (!liveness.live) continue;
+        emitted = {row, nullptr, &row->clustering};
       }
-      if (!guard_.Add(liveness.tombstones)) return Abort(key, &row->clustering);
-      if (!liveness.live) continue;
       ++result_.stats.live_rows;
       found_live_row = true;
       if (cmd_.distinct) {
         stopped_early = true;
         break;
       }
-      CASSETTE_ASSIGN_OR_RETURN(
-          bool stop, Emit(key, key_index, {row, nullptr, &row->clustering}, &rows_in_partition));
+      CASSETTE_ASSIGN_OR_RETURN(bool stop, Emit(key, key_index, emitted, &rows_in_partition));
       if (stop) return true;
       if (PartitionLimitReached(rows_in_partition)) {
         stopped_early = true;
