@@ -58,8 +58,10 @@ struct ReadQuery {
 
 struct ReadStats {
   int64_t partitions_read = 0;
-  int64_t sstables_read = 0;     // SSTables whose data was consulted
-  int64_t sstables_skipped = 0;  // skipped by bloom filter, key range or clustering bounds
+  int64_t sstables_read = 0;  // SSTables whose data was consulted
+  // Skipped by bloom filter, key range or clustering bounds, or never
+  // opened because the read stopped (limit, page) before their bounds.
+  int64_t sstables_skipped = 0;
   int64_t memtables_read = 0;
   int64_t live_rows = 0;
   int64_t tombstone_cells = 0;  // counted as Cassandra counts them
