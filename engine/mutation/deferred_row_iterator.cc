@@ -4,7 +4,7 @@
 
 namespace cassette {
 
-Result<std::unique_ptr<RowIterator>> DeferredRowIterator::Open() {
+Result<std::unique_ptr<RowIterator>> DeferredRowIterator::Open() const {
   opened_ = true;
   Result<std::unique_ptr<RowIterator>> rows = open_();
   open_ = nullptr;  // what the opener captured is not needed any more
@@ -12,9 +12,7 @@ Result<std::unique_ptr<RowIterator>> DeferredRowIterator::Open() {
 }
 
 void DeferredRowIterator::OpenInPlace() const {
-  opened_ = true;
-  Result<std::unique_ptr<RowIterator>> rows = open_();
-  open_ = nullptr;
+  Result<std::unique_ptr<RowIterator>> rows = Open();
   if (!rows.ok()) {
     open_status_ = rows.status();
     return;

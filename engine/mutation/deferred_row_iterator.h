@@ -34,7 +34,7 @@ class DeferredRowIterator final : public RowIterator {
   const std::string& start() const { return start_; }
   // REQUIRES: not opened yet. Reads the source and hands over its rows
   // (null: it holds none); this iterator is spent.
-  Result<std::unique_ptr<RowIterator>> Open();
+  Result<std::unique_ptr<RowIterator>> Open() const;
 
   bool Valid() const override;
   const Row& row() const override { return rows_->row(); }

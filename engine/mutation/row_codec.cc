@@ -640,8 +640,8 @@ namespace {
 
 // The start of a plain row (ScanPlainRow, DecodePlainRow): flags, then
 // the defaults (a marker's or an UPDATE's), read from *in at the front of
-// `body`; each time value is recorded in fields (at most 3). False for any
-// other start.
+// `body`; each time value is recorded in fields (at most 3) unless fields
+// is null (only re-basing needs them). False for any other start.
 bool GetPlainRowHeader(std::string_view body, std::string_view* in, const EncodingStats& stats,
                        uint8_t* flags, RowDefaults* d, DeltaField* fields, int* nfields) {
   if (in->empty()) return false;
@@ -656,7 +656,9 @@ bool GetPlainRowHeader(std::string_view body, std::string_view* in, const Encodi
     uint64_t u;
     if (!GetVarint64(in, &u)) return false;
     *v = WrappingAdd(base, ZigZagDecode(u));
-    fields[(*nfields)++] = {begin, static_cast<uint32_t>(in->data() - body.data()), kind, *v};
+    if (fields != nullptr) {
+      fields[(*nfields)++] = {begin, static_cast<uint32_t>(in->data() - body.data()), kind, *v};
+    }
     return true;
   };
   d->present = true;
@@ -722,9 +724,7 @@ bool DecodePlainRow(std::string_view* body, const EncodingStats& stats, Row* row
   std::string_view in = *body;
   uint8_t flags;
   RowDefaults d;
-  DeltaField fields[3];
-  int nfields = 0;
-  if (!GetPlainRowHeader(*body, &in, stats, &flags, &d, fields, &nfields)) return false;
+  if (!GetPlainRowHeader(*body, &in, stats, &flags, &d, nullptr, nullptr)) return false;
   uint64_t ncols;
   if (!GetVarint64(&in, &ncols) || ncols == 0 || ncols > in.size()) return false;
   const size_t reusable = row->columns.size();
@@ -759,66 +759,25 @@ bool DecodePlainRow(std::string_view* body, const EncodingStats& stats, Row* row
 }  // namespace
 
 bool ReadPlainRow(std::string_view body, const EncodingStats& stats, PlainRowView* row) {
-  // GetPlainRowHeader and GetPlainColumn's checks, without recording where
-  // the time fields lie (only re-basing needs that): a read takes every
-  // row of its slice through here.
   std::string_view in = body;
-  if (in.empty()) return false;
-  const auto flags = static_cast<uint8_t>(in.front());
-  in.remove_prefix(1);
-  const uint8_t shape = flags & ~kRowExpiringDefault;
-  if (shape != (kRowHasMarker | kRowHasColumns) && shape != (kRowHasDefault | kRowHasColumns)) {
-    return false;
-  }
-  uint64_t u;
-  if (!GetVarint64(&in, &u)) return false;
-  row->timestamp = WrappingAdd(stats.min_timestamp, ZigZagDecode(u));
-  row->ttl = 0;
-  row->local_deletion_time = kNoDeletionTime;
-  if (flags & kRowExpiringDefault) {
-    if (!GetVarint64(&in, &u)) return false;
-    const int64_t ttl = WrappingAdd(stats.min_ttl, ZigZagDecode(u));
-    if (ttl <= 0 || ttl > std::numeric_limits<int32_t>::max()) return false;
-    row->ttl = static_cast<int32_t>(ttl);
-    if (!GetVarint64(&in, &u)) return false;
-    row->local_deletion_time = WrappingAdd(stats.min_local_deletion_time, ZigZagDecode(u));
-    if (row->local_deletion_time == kNoDeletionTime) return false;
-  }
-  row->has_marker = (flags & kRowHasMarker) != 0;
-  if (row->has_marker && row->timestamp == kNoTimestamp) return false;
+  uint8_t flags;
+  RowDefaults d;
+  if (!GetPlainRowHeader(body, &in, stats, &flags, &d, nullptr, nullptr)) return false;
   uint64_t ncols;
   if (!GetVarint64(&in, &ncols) || ncols == 0 || ncols > in.size()) return false;
   row->columns.resize(ncols);
   uint64_t next_id = 0;
   for (PlainRowView::Column& column : row->columns) {
-    uint64_t delta_id;
-    if (!GetVarint64(&in, &delta_id) || in.empty()) return false;
-    const uint64_t id = next_id + delta_id;
-    if (delta_id > std::numeric_limits<uint32_t>::max() ||
-        id > std::numeric_limits<uint32_t>::max()) {
-      return false;
-    }
-    next_id = id + 1;
-    column.id = static_cast<uint32_t>(id);
-    const auto cell_flags = static_cast<uint8_t>(in.front());
-    in.remove_prefix(1);
-    const uint8_t kind = cell_flags & ~kCellEmptyValue;
-    if (kind == (kCellUseRowTimestamp | kCellUseRowTtl)) {
-      column.row_ttl = true;
-    } else if (kind == kCellUseRowTimestamp) {
-      column.row_ttl = false;
-    } else {
-      return false;
-    }
-    column.value = {};
-    if (!(cell_flags & kCellEmptyValue)) {
-      uint64_t n;
-      if (!GetVarint64(&in, &n) || n == 0 || n > in.size()) return false;
-      column.value = in.substr(0, n);
-      in.remove_prefix(n);
-    }
+    EncodedPlainColumn plain;
+    if (!GetPlainColumn(&in, &next_id, &plain)) return false;
+    column = {plain.id, plain.row_ttl, plain.value};
   }
-  return in.empty();
+  if (!in.empty()) return false;
+  row->has_marker = (flags & kRowHasMarker) != 0;
+  row->timestamp = d.timestamp;
+  row->ttl = d.ttl;
+  row->local_deletion_time = d.local_deletion_time;
+  return true;
 }
 
 Status DecodeRowBody(std::string_view* in, const EncodingStats& stats, Row* row) {
