@@ -174,7 +174,7 @@ uint64_t BigEndianTail(std::string_view s, size_t k) {
 
 char* EncodeRowEntryHead(std::string_view prev_clustering, std::string_view clustering,
                          const EncodingStats& prev_bases, const EncodingStats& bases,
-                         size_t body_bound, char* p) {
+                         size_t body_bound, char* p, std::string* timestamp_steps) {
   const size_t shared = SharedPrefix(prev_clustering, clustering);
   const size_t unshared = clustering.size() - shared;
   const size_t k = std::min<size_t>(kMaxClusteringDeltaBytes, clustering.size());
@@ -197,7 +197,13 @@ char* EncodeRowEntryHead(std::string_view prev_clustering, std::string_view clus
     if (unshared > 0) std::memcpy(p, clustering.data() + shared, unshared);
     p += unshared;
   }
-  p = PutVarintAt(p, ZigZagEncode(WrappingSub(bases.min_timestamp, prev_bases.min_timestamp)));
+  const uint64_t timestamp_step =
+      ZigZagEncode(WrappingSub(bases.min_timestamp, prev_bases.min_timestamp));
+  if (timestamp_steps != nullptr) {
+    PutVarint64(timestamp_steps, timestamp_step);
+  } else {
+    p = PutVarintAt(p, timestamp_step);
+  }
   p = PutVarintAt(p, ZigZagEncode(WrappingSub(bases.min_local_deletion_time,
                                               prev_bases.min_local_deletion_time)));
   p = PutVarintAt(p, ZigZagEncode(static_cast<int64_t>(bases.min_ttl) - prev_bases.min_ttl));
@@ -215,10 +221,11 @@ char* FinishRowEntry(char* body, size_t body_bound, char* body_end) {
 }
 
 char* EncodeRowEntryTo(std::string_view prev_clustering, const EncodingStats& prev_bases,
-                       const Row& row, const EncodingStats& bases, char* p) {
+                       const Row& row, const EncodingStats& bases, char* p,
+                       std::string* timestamp_steps) {
   const size_t body_bound = MaxEncodedRowBodySize(row);
-  char* body =
-      EncodeRowEntryHead(prev_clustering, row.clustering, prev_bases, bases, body_bound, p);
+  char* body = EncodeRowEntryHead(prev_clustering, row.clustering, prev_bases, bases, body_bound, p,
+                                  timestamp_steps);
   return FinishRowEntry(body, body_bound, EncodeRowBodyTo(row, bases, body));
 }
 

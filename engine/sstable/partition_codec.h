@@ -1,6 +1,7 @@
 // How a partition is laid out in the uncompressed data stream:
 //   varint header_length, header
-//   row entries, each: the clustering, [version 2: the row's bases],
+//   row blocks, each: [version 3: the block's timestamp steps], then
+//   row entries, each: the clustering, [version 2 on: the row's bases],
 //                      varint body_length, body (EncodeRowBody)
 //   one 0x00 byte: end of partition
 // Clusterings are prefix-compressed against the previous row of the same
@@ -56,6 +57,11 @@ Status DecodePartitionHeader(std::string_view in, const EncodingStats& stats,
 //  - each row carries its own bases (RowEncodingBases: its defaults) as
 //    deltas from the previous row's, so its body writes its timestamp,
 //    TTL and expiry as zeros and the head the (steady) step between rows.
+// Version 3 moves each row's timestamp step out of its head into the
+// block's *timestamp steps*, written before the block's first row: the
+// steps of rows written in real time are irregular (a coordinator's
+// milliseconds), and inline each broke the compressor's match of the row
+// with the previous one; together they compress as one run.
 // A block's first row starts from an empty clustering and the file's
 // EncodingStats, so a reader can start at any block.
 
@@ -69,20 +75,23 @@ EncodingStats RowEncodingBases(const RowBodyScan& scan, const EncodingStats& pre
 // Bound on the bytes of a row entry's head (EncodeRowEntryHead).
 size_t MaxRowEntryHeadSize(std::string_view clustering);
 size_t MaxRowEntrySize(const Row& row);
-// Writes the version-2 head of a row entry at `p` (room:
+// Writes the head of a row entry at `p` (room:
 // MaxRowEntryHeadSize(clustering) plus the body's bound): the clustering
 // against `prev_clustering` (empty at the start of a block), `bases`
-// against `prev_bases`, and room for the body length. Returns where the
-// body goes; FinishRowEntry, given where the body ended, writes its length
-// and returns the end of the entry.
+// against `prev_bases`, and room for the body length. With
+// `timestamp_steps` (version 3) the timestamp step is appended there
+// instead of to the head; without, the head is version 2's. Returns where
+// the body goes; FinishRowEntry, given where the body ended, writes its
+// length and returns the end of the entry.
 char* EncodeRowEntryHead(std::string_view prev_clustering, std::string_view clustering,
                          const EncodingStats& prev_bases, const EncodingStats& bases,
-                         size_t body_bound, char* p);
+                         size_t body_bound, char* p, std::string* timestamp_steps = nullptr);
 char* FinishRowEntry(char* body, size_t body_bound, char* body_end);
-// A whole version-2 entry of `row`, its body against `bases`; `p` needs
-// room for MaxRowEntrySize(row).
+// A whole entry of `row`, its body against `bases`; `p` needs room for
+// MaxRowEntrySize(row). `timestamp_steps` as for EncodeRowEntryHead.
 char* EncodeRowEntryTo(std::string_view prev_clustering, const EncodingStats& prev_bases,
-                       const Row& row, const EncodingStats& bases, char* p);
+                       const Row& row, const EncodingStats& bases, char* p,
+                       std::string* timestamp_steps = nullptr);
 
 // Parses a row entry head of format `version` from `in`: *clustering, the
 // previous row's (empty at a block's start), becomes this row's; *bases,
@@ -91,11 +100,14 @@ char* EncodeRowEntryTo(std::string_view prev_clustering, const EncodingStats& pr
 //   bool Varint(uint64_t*);  bool Bytes(uint64_t n, std::string_view*);
 // both false when the input ends (or fails: the source keeps why). The
 // views Bytes gives must stay valid through the later Varint calls.
-// Returns nullptr, or what is malformed; then *clustering and *bases are
-// unchanged.
+// Version 3 takes the timestamp step from the front of *timestamp_steps
+// (the block's steps not yet used; required from version 3 on).
+// Returns nullptr, or what is malformed; then *clustering, *bases and
+// *timestamp_steps are unchanged.
 template <class In>
 const char* ParseRowEntryHead(In& in, uint32_t version, std::string* clustering,
-                              EncodingStats* bases, uint64_t* body_length);
+                              EncodingStats* bases, uint64_t* body_length,
+                              std::string_view* timestamp_steps = nullptr);
 
 // ParseRowEntryHead's input from bytes in memory.
 struct RowEntryHeadInput {
@@ -118,7 +130,8 @@ bool AddClusteringDelta(std::string* clustering, uint64_t delta);
 
 template <class In>
 const char* ParseRowEntryHead(In& in, uint32_t version, std::string* clustering,
-                              EncodingStats* bases, uint64_t* body_length) {
+                              EncodingStats* bases, uint64_t* body_length,
+                              std::string_view* timestamp_steps) {
   // Everything is read before anything changes, so that a caller parsing
   // in place can retry a head that straddles its input's end elsewhere.
   uint64_t shared_plus_one, delta = 0, unshared = 0;
@@ -133,7 +146,13 @@ const char* ParseRowEntryHead(In& in, uint32_t version, std::string* clustering,
     if (!in.Bytes(unshared, &bytes)) return "row clustering runs past its block";
   }
   uint64_t ts = 0, ldt = 0, ttl = 0;
-  if (version >= 2 && !(in.Varint(&ts) && in.Varint(&ldt) && in.Varint(&ttl))) {
+  std::string_view steps;
+  if (version >= 3) {
+    if (timestamp_steps == nullptr) return "malformed row bases";
+    steps = *timestamp_steps;
+    if (!GetVarint64(&steps, &ts)) return "row block has fewer timestamp steps than rows";
+    if (!(in.Varint(&ldt) && in.Varint(&ttl))) return "malformed row bases";
+  } else if (version == 2 && !(in.Varint(&ts) && in.Varint(&ldt) && in.Varint(&ttl))) {
     return "malformed row bases";
   }
   uint64_t length;
@@ -159,6 +178,7 @@ const char* ParseRowEntryHead(In& in, uint32_t version, std::string* clustering,
   bases->min_local_deletion_time = WrappingAdd(bases->min_local_deletion_time, ZigZagDecode(ldt));
   bases->min_ttl = static_cast<int32_t>(new_ttl);
   *body_length = length;
+  if (version >= 3) *timestamp_steps = steps;
   return nullptr;
 }
 

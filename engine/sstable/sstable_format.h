@@ -17,7 +17,7 @@ namespace cassette {
 inline constexpr uint64_t kSSTableMagic = 0x3130545353545343ULL;
 // Written by this code; readers also read every version from
 // kOldestSSTableFormatVersion on (FORMAT.md, "Versioning").
-inline constexpr uint32_t kSSTableFormatVersion = 2;
+inline constexpr uint32_t kSSTableFormatVersion = 3;
 inline constexpr uint32_t kOldestSSTableFormatVersion = 1;
 
 // Trailer after every block (data chunk, partition index block, row index

@@ -21,12 +21,38 @@ void SSTableRowIterator::Fail(Status s) const {
   status_ = std::move(s);
 }
 
-void SSTableRowIterator::EnterBlock(uint64_t start, uint64_t end, bool all_in_range) {
-  pos_ = start;
+Status SSTableRowIterator::ReadTimestampSteps(uint64_t start, uint64_t end, uint64_t* rows_start) {
+  if (params_.format_version < 3) {
+    *rows_start = start;
+    return Status::OK();
+  }
+  cursor_->Seek(start);
+  uint64_t length;
+  CASSETTE_RETURN_IF_ERROR(cursor_->ReadVarint(&length));
+  if (length > end - std::min(end, cursor_->position())) {
+    return cursor_->Corruption("timestamp steps run past their row block");
+  }
+  std::string_view steps;
+  CASSETTE_RETURN_IF_ERROR(cursor_->ReadBytes(length, &steps));
+  // Copied: the rows' reads move the cursor to other chunks.
+  timestamp_steps_.assign(steps);
+  steps_ = timestamp_steps_;
+  *rows_start = cursor_->position();
+  return Status::OK();
+}
+
+Status SSTableRowIterator::CheckStepsUsed() const {
+  if (steps_.empty()) return Status::OK();
+  return cursor_->Corruption("row block has more timestamp steps than rows");
+}
+
+Status SSTableRowIterator::EnterBlock(uint64_t start, uint64_t end, bool all_in_range) {
+  CASSETTE_RETURN_IF_ERROR(ReadTimestampSteps(start, end, &pos_));
   block_end_ = end;
   block_in_range_ = all_in_range;
   row_.clustering.clear();
   bases_ = params_.encoding;
+  return Status::OK();
 }
 
 Status SSTableRowIterator::BlockRange(const RowIndexEntryRef& e, uint64_t* start,
@@ -57,18 +83,14 @@ void SSTableRowIterator::Init() {
     if (!index_->Valid()) return;
     uint64_t start = 0, end = 0;
     if (s = BlockRange(index_->entry(), &start, &end); !s.ok()) return Fail(s);
-    if (params_.reversed) {
-      if (s = LoadBlock(start, end, BlockInRange(index_->entry())); !s.ok()) return Fail(s);
-    } else {
-      EnterBlock(start, end, BlockInRange(index_->entry()));
-    }
+    s = params_.reversed ? LoadBlock(start, end, BlockInRange(index_->entry()))
+                         : EnterBlock(start, end, BlockInRange(index_->entry()));
+    if (!s.ok()) return Fail(s);
   } else {
     const bool all = params_.range == ClusteringRange::All();
-    if (params_.reversed) {
-      if (Status s = LoadBlock(params_.rows_start, params_.rows_end, all); !s.ok()) return Fail(s);
-    } else {
-      EnterBlock(params_.rows_start, params_.rows_end, all);
-    }
+    Status s = params_.reversed ? LoadBlock(params_.rows_start, params_.rows_end, all)
+                                : EnterBlock(params_.rows_start, params_.rows_end, all);
+    if (!s.ok()) return Fail(s);
   }
   Next();
 }
@@ -116,12 +138,13 @@ Status SSTableRowIterator::ReadEntryHead(std::string* clustering, EncodingStats*
   std::string_view avail;
   CASSETTE_RETURN_IF_ERROR(cursor_->Peek(block_end_ - pos_, &avail));
   RowEntryHeadInput view{avail};
-  if (ParseRowEntryHead(view, params_.format_version, clustering, bases, body_length) == nullptr) {
+  if (ParseRowEntryHead(view, params_.format_version, clustering, bases, body_length, &steps_) ==
+      nullptr) {
     cursor_->Seek(pos_ + (avail.size() - view.in.size()));
   } else {
     CursorHeadInput in{cursor_, block_end_, &head_scratch_, Status::OK()};
     const char* malformed =
-        ParseRowEntryHead(in, params_.format_version, clustering, bases, body_length);
+        ParseRowEntryHead(in, params_.format_version, clustering, bases, body_length, &steps_);
     if (!in.status.ok()) return in.status;
     if (malformed != nullptr) return cursor_->Corruption(malformed);
   }
@@ -170,13 +193,14 @@ const EncodedRow* SSTableRowIterator::encoded() const {
 Status SSTableRowIterator::AdvanceForward() {
   for (;;) {
     if (pos_ >= block_end_) {
+      CASSETTE_RETURN_IF_ERROR(CheckStepsUsed());
       if (!index_.has_value()) return Status::OK();
       CASSETTE_RETURN_IF_ERROR(index_->Next());
       if (!index_->Valid()) return Status::OK();
       if (!params_.range.BeforeEnd(index_->entry().first)) return Status::OK();
       uint64_t start = 0, end = 0;
       CASSETTE_RETURN_IF_ERROR(BlockRange(index_->entry(), &start, &end));
-      EnterBlock(start, end, BlockInRange(index_->entry()));
+      CASSETTE_RETURN_IF_ERROR(EnterBlock(start, end, BlockInRange(index_->entry())));
       continue;
     }
     uint64_t body_length;
@@ -201,7 +225,7 @@ Status SSTableRowIterator::LoadBlock(uint64_t start, uint64_t end, bool all_in_r
   // decoded one by one (a reversed "newest N" read returns the tail of one
   // block).
   CASSETTE_RETURN_IF_ERROR(cursor_->Retain(start, end));
-  pos_ = start;
+  CASSETTE_RETURN_IF_ERROR(ReadTimestampSteps(start, end, &pos_));
   block_end_ = end;
   clustering_.clear();
   clusterings_.clear();
@@ -236,8 +260,8 @@ Status SSTableRowIterator::LoadBlock(uint64_t start, uint64_t end, bool all_in_r
     for (;;) {
       RowEntryHeadInput in{avail};
       uint64_t body_length;
-      if (ParseRowEntryHead(in, params_.format_version, &clustering_, &bases, &body_length) !=
-          nullptr) {
+      if (ParseRowEntryHead(in, params_.format_version, &clustering_, &bases, &body_length,
+                            &steps_) != nullptr) {
         break;  // unchanged: retried through the cursor, which reports what is wrong
       }
       const uint64_t body_position = pos_ + static_cast<uint64_t>(in.in.data() - avail.data());
@@ -267,7 +291,7 @@ Status SSTableRowIterator::LoadBlock(uint64_t start, uint64_t end, bool all_in_r
     if (!buffer(body_position, body_length)) break;
   }
   buffered_pos_ = buffered_.size();
-  return Status::OK();
+  return pos_ >= block_end_ ? CheckStepsUsed() : Status::OK();
 }
 
 Status SSTableRowIterator::AdvanceReversed() {

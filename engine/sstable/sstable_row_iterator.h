@@ -78,7 +78,12 @@ class SSTableRowIterator final : public RowIterator {
   Status LoadBlock(uint64_t start, uint64_t end, bool all_in_range);
   bool BlockInRange(const RowIndexEntryRef& e) const;
   // Forward: starts the block [start, end); all_in_range as for LoadBlock.
-  void EnterBlock(uint64_t start, uint64_t end, bool all_in_range);
+  Status EnterBlock(uint64_t start, uint64_t end, bool all_in_range);
+  // Version 3: reads the timestamp steps at the block's start `start`
+  // into steps_ and returns where its first row entry begins.
+  Status ReadTimestampSteps(uint64_t start, uint64_t end, uint64_t* rows_start);
+  // Version 3, at the end of a block read whole: every step was used.
+  Status CheckStepsUsed() const;
   // The data-stream span of a leaf entry, checked against the partition.
   Status BlockRange(const RowIndexEntryRef& e, uint64_t* start, uint64_t* end) const;
   // Reads the row entry at pos_: its clustering into *clustering and its
@@ -113,6 +118,10 @@ class SSTableRowIterator final : public RowIterator {
   mutable Row row_;
   // The current row's bases; forward, also what the next head starts from.
   EncodingStats bases_;
+  // Version 3: the current block's timestamp steps, and those not used yet
+  // by the heads read (a view of timestamp_steps_).
+  std::string timestamp_steps_;
+  std::string_view steps_;
   // The current row's body (valid until the cursor moves, which only Next()
   // does) and its stream position, for errors.
   std::string_view body_;

@@ -77,6 +77,14 @@ Status SSTableWriter::BeginPartition(const DecoratedKey& key,
 
 Status SSTableWriter::CloseRowBlock() {
   if (!block_has_rows_) return Status::OK();
+  scratch_.clear();
+  PutVarint64(&scratch_, timestamp_steps_.size());
+  scratch_.append(timestamp_steps_);
+  Status s = data_.Append(scratch_);
+  if (s.ok()) s = data_.Append(std::string_view(block_rows_.data(), block_rows_used_));
+  if (!s.ok()) return Fail(s);
+  timestamp_steps_.clear();
+  block_rows_used_ = 0;
   row_blocks_.push_back({std::move(block_first_), prev_clustering_, block_start_ - partition_start_,
                          data_.position() - block_start_});
   block_first_.clear();
@@ -94,31 +102,32 @@ Status SSTableWriter::BeforeRow(const std::string& clustering) {
     return Status::InvalidArgument("sstable " + path_ +
                                    ": row clustering is not after the previous row's");
   }
-  if (block_has_rows_ && data_.position() - block_start_ >= options_.row_index_interval) {
+  if (block_has_rows_ &&
+      timestamp_steps_.size() + block_rows_used_ >= options_.row_index_interval) {
     CASSETTE_RETURN_IF_ERROR(CloseRowBlock());
   }
   return Status::OK();
 }
 
-Status SSTableWriter::AfterRow(const std::string& clustering, const EncodingStats& bases,
-                               size_t length) {
-  if (Status s = data_.Commit(length); !s.ok()) return Fail(s);
+void SSTableWriter::AfterRow(const std::string& clustering, const EncodingStats& bases,
+                             size_t length) {
+  block_rows_used_ += length;
   prev_bases_ = bases;
   if (!block_has_rows_) block_first_ = clustering;
   block_has_rows_ = true;
   partition_has_rows_ = true;
   prev_clustering_ = clustering;
-  return Status::OK();
 }
 
 Status SSTableWriter::AddRow(const Row& row) {
   CASSETTE_RETURN_IF_ERROR(BeforeRow(row.clustering));
-  // Encoded straight into the data stream's buffer.
+  // Encoded straight into the block's buffer.
   const EncodingStats& prev_bases = PreviousBases();
   const EncodingStats bases = RowEncodingBases(row, prev_bases);
-  char* start = data_.Reserve(MaxRowEntrySize(row));
-  char* end = EncodeRowEntryTo(PreviousClustering(), prev_bases, row, bases, start);
-  CASSETTE_RETURN_IF_ERROR(AfterRow(row.clustering, bases, static_cast<size_t>(end - start)));
+  char* start = ReserveRow(MaxRowEntrySize(row));
+  char* end =
+      EncodeRowEntryTo(PreviousClustering(), prev_bases, row, bases, start, &timestamp_steps_);
+  AfterRow(row.clustering, bases, static_cast<size_t>(end - start));
   collector_.AddRow(row);
   return Status::OK();
 }
@@ -133,9 +142,9 @@ Status SSTableWriter::AddEncodedRow(const std::string& clustering, const Encoded
   const bool same_bases = row.encoding == bases;
   const size_t body_size =
       same_bases ? row.body.size() : RebasedRowBodySize(row.body, row.scan, bases);
-  char* start = data_.Reserve(MaxRowEntryHeadSize(clustering) + body_size);
-  char* body =
-      EncodeRowEntryHead(PreviousClustering(), clustering, prev_bases, bases, body_size, start);
+  char* start = ReserveRow(MaxRowEntryHeadSize(clustering) + body_size);
+  char* body = EncodeRowEntryHead(PreviousClustering(), clustering, prev_bases, bases, body_size,
+                                  start, &timestamp_steps_);
   char* end;
   if (same_bases) {
     std::memcpy(body, row.body.data(), row.body.size());
@@ -144,7 +153,7 @@ Status SSTableWriter::AddEncodedRow(const std::string& clustering, const Encoded
     end = RebaseRowBody(row.body, row.scan, bases, body);
   }
   end = FinishRowEntry(body, body_size, end);
-  CASSETTE_RETURN_IF_ERROR(AfterRow(clustering, bases, static_cast<size_t>(end - start)));
+  AfterRow(clustering, bases, static_cast<size_t>(end - start));
   if (!row.scan.mixed_drop_times) {
     collector_.AddScannedRow(clustering, row.scan);
     return Status::OK();

@@ -73,9 +73,15 @@ class SSTableWriter {
   Status CloseRowBlock();
   // The checks AddRow and AddEncodedRow share, and closing a full block.
   Status BeforeRow(const std::string& clustering);
-  // Appends the entry encoded at data_.Reserve() (`length` bytes, its body
+  // Room for `max` bytes at the end of the open block's rows, valid until
+  // the next call.
+  char* ReserveRow(size_t max) {
+    if (block_rows_.size() - block_rows_used_ < max) block_rows_.resize(block_rows_used_ + max);
+    return block_rows_.data() + block_rows_used_;
+  }
+  // Keeps the entry encoded at ReserveRow() (`length` bytes, its body
   // against `bases`) and records the row.
-  Status AfterRow(const std::string& clustering, const EncodingStats& bases, size_t length);
+  void AfterRow(const std::string& clustering, const EncodingStats& bases, size_t length);
   // What the next row entry is encoded against: the previous row of the
   // block, or nothing and the file's stats at a block's start.
   std::string_view PreviousClustering() const {
@@ -109,9 +115,13 @@ class SSTableWriter {
   bool partition_has_rows_ = false;
   std::string prev_clustering_;  // previous row of the partition
   EncodingStats prev_bases_;     // its bases
-  // The open row-index block.
+  // The open row-index block: its rows are held until it closes, since
+  // its timestamp steps go first (FORMAT.md, version 3).
   uint64_t block_start_ = 0;
   bool block_has_rows_ = false;
+  std::string timestamp_steps_;
+  std::string block_rows_;  // [0, block_rows_used_) are the entries
+  size_t block_rows_used_ = 0;
   std::string block_first_;
   std::vector<RowIndexEntry> row_blocks_;
   std::string scratch_;

@@ -1,6 +1,7 @@
-// Row entry heads of format version 2: clusterings as a prefix or as a
-// numeric step, and the per-row bases, round-trip; malformed heads are
-// rejected without changing the reader's state.
+// Row entry heads of format versions 2 and 3: clusterings as a prefix or
+// as a numeric step, and the per-row bases (version 3: the timestamp step
+// in the block's steps), round-trip; malformed heads are rejected without
+// changing the reader's state.
 #include "engine/sstable/partition_codec.h"
 
 #include <gtest/gtest.h>
@@ -173,6 +174,61 @@ TEST(RowEntryHead, MalformedHeadsAreRejected) {
                  "malformed row bases");
   // No body length.
   ExpectRejected(std::string("\x01\x01z\x00\x00\x00", 6), 2, "abc", "malformed row entry");
+}
+
+TEST(RowEntryHead, Version3TakesTheTimestampStepFromTheBlocksSteps) {
+  const EncodingStats a{1'000'000, 0, 0};
+  const EncodingStats b{1'003'300, 0, 0};
+  const EncodingStats c{1'003'290, 0, 0};
+  std::string steps;
+  std::string out(2 * MaxRowEntryHeadSize(Be64(6'000)), '\0');
+  char* p = EncodeRowEntryHead(Be64(5'000), Be64(6'000), a, b, 0, out.data(), &steps);
+  p = FinishRowEntry(p, 0, p);
+  p = EncodeRowEntryHead(Be64(6'000), Be64(7'000), b, c, 0, p, &steps);
+  p = FinishRowEntry(p, 0, p);
+  out.resize(static_cast<size_t>(p - out.data()));
+  // The heads hold the clustering step, ldt and ttl steps and the body
+  // length; the steps zigzag(3300) = 6600 and zigzag(-10) = 19.
+  EXPECT_EQ(out, std::string("\x00\xe8\x07\x00\x00\x00\x00\xe8\x07\x00\x00\x00", 12));
+  EXPECT_EQ(steps, std::string("\xc8\x33\x13", 3));
+
+  RowEntryHeadInput in{out};
+  std::string_view unused = steps;
+  std::string clustering = Be64(5'000);
+  EncodingStats bases = a;
+  uint64_t body_length = 99;
+  ASSERT_EQ(ParseRowEntryHead(in, 3, &clustering, &bases, &body_length, &unused), nullptr);
+  EXPECT_EQ(clustering, Be64(6'000));
+  EXPECT_EQ(bases, b);
+  EXPECT_EQ(unused, "\x13");
+  ASSERT_EQ(ParseRowEntryHead(in, 3, &clustering, &bases, &body_length, &unused), nullptr);
+  EXPECT_EQ(clustering, Be64(7'000));
+  EXPECT_EQ(bases, c);
+  EXPECT_TRUE(unused.empty());
+  EXPECT_TRUE(in.in.empty());
+
+  // No step left for a head, or a malformed head: nothing changes, the
+  // steps included.
+  const std::string head = out.substr(0, 6);
+  for (std::string_view left : {std::string_view(), std::string_view("\x80", 1)}) {
+    RowEntryHeadInput again{head};
+    std::string_view s = left;
+    std::string cl = Be64(5'000);
+    EncodingStats bs = a;
+    EXPECT_EQ(std::string(ParseRowEntryHead(again, 3, &cl, &bs, &body_length, &s)),
+              "row block has fewer timestamp steps than rows");
+    EXPECT_EQ(s, left);
+    EXPECT_EQ(cl, Be64(5'000));
+    EXPECT_EQ(bs, a);
+  }
+  RowEntryHeadInput cut{std::string_view(head).substr(0, 4)};
+  std::string_view s = steps;
+  std::string cl = Be64(5'000);
+  EncodingStats bs = a;
+  EXPECT_EQ(std::string(ParseRowEntryHead(cut, 3, &cl, &bs, &body_length, &s)),
+            "malformed row bases");
+  EXPECT_EQ(s, steps);
+  EXPECT_EQ(bs, a);
 }
 
 TEST(RowEntryHead, Version1HasNoBases) {

@@ -107,7 +107,7 @@ TEST(SSTableReader, DescribeListsTheMetadata) {
   ASSERT_TRUE(reader.ok());
   const std::string text = (*reader)->Describe();
   for (const char* want :
-       {"path: /d.sst", "format version: 2", "partitions: 10", "section chunk offsets",
+       {"path: /d.sst", "format version: 3", "partitions: 10", "section chunk offsets",
         "section index summary", "section bloom filter", "section statistics",
         "compression: zstd level 3", "creation time (micros): 424242", "first key: token",
         "tombstone drop times:", "bloom filter: "}) {
