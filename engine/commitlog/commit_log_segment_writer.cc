@@ -1,5 +1,7 @@
 #include "engine/commitlog/commit_log_segment_writer.h"
 
+#include <algorithm>
+
 #include "engine/commitlog/commit_log_format.h"
 
 namespace cassette {
@@ -35,6 +37,13 @@ Status CommitLogSegmentWriter::Append(std::string_view framed) {
 }
 
 Status CommitLogSegmentWriter::Flush() { return file_->Flush(); }
+
+Status CommitLogSegmentWriter::StartWritebackEvery(uint64_t interval) {
+  if (size_ - std::max(writeback_size_, synced_size_) < interval) return Status::OK();
+  CASSETTE_RETURN_IF_ERROR(file_->StartWriteback());
+  writeback_size_ = size_;
+  return Status::OK();
+}
 
 Status CommitLogSegmentWriter::Sync(bool* synced) {
   *synced = false;

@@ -28,6 +28,11 @@ class CommitLogSegmentWriter {
   Status Append(std::string_view framed);
   // Pushes appended bytes to the OS.
   Status Flush();
+  // Once `interval` or more bytes were flushed since the last hint, asks
+  // the OS to start writing them out (WritableFile::StartWriteback), so
+  // the fsync that seals the segment, or the periodic one, waits for
+  // little: a hint, the bytes are durable only after Sync.
+  Status StartWritebackEvery(uint64_t interval);
   // Flushes, then fsyncs when anything is unsynced. *synced tells whether an
   // fsync happened.
   Status Sync(bool* synced);
@@ -48,6 +53,7 @@ class CommitLogSegmentWriter {
   std::unique_ptr<WritableFile> file_;
   uint64_t size_ = 0;
   uint64_t synced_size_ = 0;
+  uint64_t writeback_size_ = 0;
   bool closed_ = false;
 };
 

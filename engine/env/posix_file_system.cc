@@ -40,7 +40,7 @@ std::string ParentDir(const std::string& path) {
 class PosixWritableFile final : public WritableFile {
  public:
   PosixWritableFile(std::string path, int fd, uint64_t size)
-      : path_(std::move(path)), fd_(fd), size_(size) {
+      : path_(std::move(path)), fd_(fd), size_(size), writeback_started_(size) {
     buf_.reserve(kWriteBufferSize);
   }
   ~PosixWritableFile() override {
@@ -76,6 +76,21 @@ class PosixWritableFile final : public WritableFile {
     return Status::OK();
   }
 
+  Status StartWriteback() override {
+    CASSETTE_RETURN_IF_ERROR(Flush());
+    const uint64_t flushed = size_;
+    if (flushed <= writeback_started_) return Status::OK();
+    // SYNC_FILE_RANGE_WRITE queues the dirty pages for writing and waits
+    // for none of them (it may block only while the device queue is full).
+    if (::sync_file_range(fd_, static_cast<off_t>(writeback_started_),
+                          static_cast<off_t>(flushed - writeback_started_),
+                          SYNC_FILE_RANGE_WRITE) != 0) {
+      return PosixError("sync_file_range", path_, errno);
+    }
+    writeback_started_ = flushed;
+    return Status::OK();
+  }
+
   Status Close() override {
     if (fd_ < 0) return Status::OK();
     Status s = Flush();
@@ -102,6 +117,8 @@ class PosixWritableFile final : public WritableFile {
   const std::string path_;
   int fd_;
   uint64_t size_;
+  // Everything before this offset has been handed to StartWriteback.
+  uint64_t writeback_started_;
   std::string buf_;
 };
 

@@ -73,6 +73,31 @@ INSTANTIATE_TEST_SUITE_P(Modes, AcknowledgedIsDurableTest,
                            return info.param == CommitLogSync::kBatch ? "Batch" : "Group";
                          });
 
+// The log hands its bytes to the OS's write-back every MiB, and the hint
+// never stands in for the fsync: unsynced records are still lost in a
+// crash, and the next Sync still syncs.
+TEST(CommitLogWritebackTest, HintsEveryMibWithoutCountingAsSynced) {
+  auto mem = NewMemFileSystem();
+  FaultInjectionFileSystem fs(mem);
+  ManualClock clock(kTestStartMicros);
+  auto log = MustOpen(&fs, &clock, Opts(CommitLogSync::kPeriodic, 8 << 20));
+  const std::string segment = SegmentPath(kDir, 1);
+  const std::string record(64 << 10, 'r');
+  for (int i = 0; i < 40; ++i) ASSERT_TRUE(log->Append(record).ok());
+  // 40 records of 64 KiB (+ framing): past 1 MiB at the 16th, 2 MiB at the 32nd.
+  EXPECT_EQ(fs.WritebackCount(segment), 2);
+  const int syncs = fs.SyncCount(segment);
+  EXPECT_TRUE(ReplayAll(mem->CrashClone(0, 1).get(), kDir).payloads().empty());
+  ASSERT_TRUE(log->Sync().ok());
+  EXPECT_EQ(fs.SyncCount(segment), syncs + 1);
+  EXPECT_EQ(ReplayAll(mem->CrashClone(0, 2).get(), kDir).payloads().size(), 40u);
+  // The fsync resets the count: the next hint comes a MiB after it.
+  for (int i = 0; i < 15; ++i) ASSERT_TRUE(log->Append(record).ok());
+  EXPECT_EQ(fs.WritebackCount(segment), 2);
+  ASSERT_TRUE(log->Append(record).ok());
+  EXPECT_EQ(fs.WritebackCount(segment), 3);
+}
+
 TEST(PeriodicDurabilityTest, OnlyRecordsBeforeTheLastSyncAreGuaranteed) {
   auto fs = NewMemFileSystem();
   ManualClock clock(kTestStartMicros);

@@ -54,6 +54,26 @@ TEST(PosixFileSystemTest, DataOutlivesTheFileSystemObject) {
   EXPECT_EQ(*ReadFileToString(*fs, tmp.Join("f")), "kept");
 }
 
+TEST(PosixFileSystemTest, StartWritebackFlushesAndLeavesTheFileWhole) {
+  TempDir tmp;
+  auto fs = NewPosixFileSystem();
+  auto w = fs->NewWritableFile(tmp.Join("f"));
+  ASSERT_TRUE(w.ok());
+  ASSERT_TRUE((*w)->Append("first ").ok());
+  // Buffered bytes are pushed to the OS before the hint.
+  ASSERT_TRUE((*w)->StartWriteback().ok());
+  EXPECT_EQ(*ReadFileToString(*fs, tmp.Join("f")), "first ");
+  // Nothing new: no range to hand over.
+  ASSERT_TRUE((*w)->StartWriteback().ok());
+  ASSERT_TRUE((*w)->Append(std::string(100000, 'x')).ok());
+  ASSERT_TRUE((*w)->StartWriteback().ok());
+  ASSERT_TRUE((*w)->Sync().ok());
+  ASSERT_TRUE((*w)->Close().ok());
+  EXPECT_EQ(*ReadFileToString(*fs, tmp.Join("f")), "first " + std::string(100000, 'x'));
+  // A closed file reports the hint's failure.
+  EXPECT_TRUE((*w)->StartWriteback().IsIOError());
+}
+
 TEST(PosixFileSystemTest, RenameIntoAnotherDirectoryAndSyncBoth) {
   TempDir tmp;
   auto fs = NewPosixFileSystem();

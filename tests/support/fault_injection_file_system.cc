@@ -50,6 +50,10 @@ class FaultInjectionFileSystem::Injector {
     ++syncs_[path];
     ++total_syncs_;
   }
+  void CountWriteback(const std::string& path) {
+    std::lock_guard<std::mutex> l(mu_);
+    ++writebacks_[path];
+  }
   void CountSyncDir(const std::string& dir) {
     std::lock_guard<std::mutex> l(mu_);
     ++dir_syncs_[dir];
@@ -72,6 +76,11 @@ class FaultInjectionFileSystem::Injector {
     auto it = syncs_.find(path);
     return it == syncs_.end() ? 0 : it->second;
   }
+  int WritebackCount(const std::string& path) const {
+    std::lock_guard<std::mutex> l(mu_);
+    auto it = writebacks_.find(path);
+    return it == writebacks_.end() ? 0 : it->second;
+  }
   int SyncDirCount(const std::string& dir) const {
     std::lock_guard<std::mutex> l(mu_);
     auto it = dir_syncs_.find(dir);
@@ -92,6 +101,7 @@ class FaultInjectionFileSystem::Injector {
   std::vector<Counted> rules_;
   std::map<std::string, int> syncs_;
   std::map<std::string, int> dir_syncs_;
+  std::map<std::string, int> writebacks_;
   int total_syncs_ = 0;
   int injected_ = 0;
 };
@@ -125,6 +135,10 @@ class FaultWritableFile final : public WritableFile {
     Status s = base_->Sync();
     if (s.ok()) inj_->CountSync(path_);
     return s;
+  }
+  Status StartWriteback() override {
+    inj_->CountWriteback(path_);
+    return base_->StartWriteback();
   }
   Status Close() override { return base_->Close(); }
   uint64_t Size() const override { return base_->Size(); }
@@ -283,6 +297,10 @@ FaultInjectionFileSystem::FaultInjectionFileSystem(std::shared_ptr<FileSystem> b
 void FaultInjectionFileSystem::AddRule(const FaultRule& rule) { injector_->Add(rule); }
 void FaultInjectionFileSystem::ClearRules() { injector_->Clear(); }
 int FaultInjectionFileSystem::injected() const { return injector_->injected(); }
+int FaultInjectionFileSystem::WritebackCount(const std::string& path) const {
+  return injector_->WritebackCount(path);
+}
+
 int FaultInjectionFileSystem::SyncCount(const std::string& path) const {
   return injector_->SyncCount(path);
 }

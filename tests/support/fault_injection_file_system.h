@@ -69,6 +69,8 @@ class FaultInjectionFileSystem final : public FileSystem {
   int injected() const;
   // Successful WritableFile::Sync calls on files opened as `path`.
   int SyncCount(const std::string& path) const;
+  // WritableFile::StartWriteback calls on files opened as `path`.
+  int WritebackCount(const std::string& path) const;
   // Successful SyncDir(dir) calls.
   int SyncDirCount(const std::string& dir) const;
   // All successful WritableFile::Sync calls.

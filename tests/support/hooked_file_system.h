@@ -76,6 +76,10 @@ class HookedFileSystem final : public FileSystem {
       if (*hook_) (*hook_)("sync", path_);
       return base_->Sync();
     }
+    Status StartWriteback() override {
+      if (*hook_) (*hook_)("writeback", path_);
+      return base_->StartWriteback();
+    }
     Status Close() override { return base_->Close(); }
     uint64_t Size() const override { return base_->Size(); }
 
