@@ -138,7 +138,8 @@ Status DatabaseImpl::Open() {
   if (options_.scheduler) {
     compaction_scheduler_ = options_.scheduler;
   } else if (options_.compaction_threads > 0) {
-    compaction_scheduler_ = NewThreadPoolScheduler(options_.compaction_threads);
+    compaction_scheduler_ =
+        NewThreadPoolScheduler(options_.compaction_threads, options_.compaction_thread_nice);
   }
   compaction_limiter_ =
       NewRateLimiter(options_.clock, options_.compaction_throughput_mib_per_sec << 20);

@@ -26,6 +26,9 @@ Status Options::Validate() const {
   if (memtable_flush_threshold < 4096)
     problems.push_back("memtable_flush_threshold must be >= 4096");
   if (compaction_threads < 0) problems.push_back("compaction_threads must be >= 0");
+  if (compaction_thread_nice < 0 || compaction_thread_nice > 19) {
+    problems.push_back("compaction_thread_nice must be in 0..19");
+  }
   if (late_write_tolerance_seconds < 0) {
     problems.push_back("late_write_tolerance_seconds must be >= 0");
   }

@@ -1,3 +1,8 @@
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <condition_variable>
 #include <deque>
 #include <mutex>
@@ -14,10 +19,15 @@ namespace {
 // running job's children are queued before it finishes.
 class ThreadPoolScheduler final : public Scheduler {
  public:
-  explicit ThreadPoolScheduler(int threads) {
+  ThreadPoolScheduler(int threads, int nice) {
     if (threads < 1) threads = 1;
     workers_.reserve(threads);
-    for (int i = 0; i < threads; ++i) workers_.emplace_back([this] { WorkerLoop(); });
+    for (int i = 0; i < threads; ++i) {
+      workers_.emplace_back([this, nice] {
+        LowerPriority(nice);
+        WorkerLoop();
+      });
+    }
   }
 
   // Drains the queue (jobs already scheduled still run), then joins.
@@ -44,6 +54,17 @@ class ThreadPoolScheduler final : public Scheduler {
   }
 
  private:
+  // On Linux, niceness belongs to each thread (the tid names it), so this
+  // leaves the process's other threads alone. Lowering one's own priority
+  // needs no privilege; a failure leaves the thread as it was, which is
+  // still correct, only less polite.
+  static void LowerPriority(int nice) {
+    if (nice <= 0) return;
+    const auto tid = static_cast<id_t>(::syscall(SYS_gettid));
+    const int current = ::getpriority(PRIO_PROCESS, tid);
+    ::setpriority(PRIO_PROCESS, tid, std::min(19, current + nice));
+  }
+
   void WorkerLoop() {
     std::unique_lock<std::mutex> l(mu_);
     while (true) {
@@ -72,8 +93,8 @@ class ThreadPoolScheduler final : public Scheduler {
 
 }  // namespace
 
-std::shared_ptr<Scheduler> NewThreadPoolScheduler(int threads) {
-  return std::make_shared<ThreadPoolScheduler>(threads);
+std::shared_ptr<Scheduler> NewThreadPoolScheduler(int threads, int nice) {
+  return std::make_shared<ThreadPoolScheduler>(threads, nice);
 }
 
 }  // namespace cassette

@@ -60,6 +60,14 @@ struct Options {
   // thread that triggered them (a flush, Compact()), deterministically.
   // An injected `scheduler` runs them instead when set.
   int compaction_threads = 1;
+  // How far below the process's CPU priority the compaction threads run
+  // (Linux niceness, 0..19; 0 = the same). A compaction can wait; a write
+  // or a read waiting for a CPU is latency a caller sees. On a small
+  // machine under a steady ingest, the writers then get a busy core first
+  // and compaction takes what they leave, as ScyllaDB's scheduler gives
+  // compaction fewer shares than statements. Flushes keep full priority:
+  // a flush that falls behind stalls the writers (memtable_flush_threshold).
+  int compaction_thread_nice = 10;
   // Background compactions start by themselves after flushes and on the
   // strategy's timer. Off: only Compact()/CompactMajor() run them (the
   // shell's behaviour under a manual clock).

@@ -22,7 +22,10 @@ class Scheduler {
 };
 
 // Runs jobs on `threads` background threads; the destructor drains the queue.
-std::shared_ptr<Scheduler> NewThreadPoolScheduler(int threads);
+// `nice` (0..19) lowers the workers' CPU priority by that much below the
+// process's (Linux niceness, per thread), so that work which can wait
+// yields a busy CPU to the threads that cannot; 0 leaves it alone.
+std::shared_ptr<Scheduler> NewThreadPoolScheduler(int threads, int nice = 0);
 
 class ManualScheduler final : public Scheduler {
  public:

@@ -1,3 +1,8 @@
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <atomic>
 #include <mutex>
 #include <vector>
@@ -8,6 +13,31 @@
 
 namespace cassette {
 namespace {
+
+int ThreadNiceness() {
+  return ::getpriority(PRIO_PROCESS, static_cast<id_t>(::syscall(SYS_gettid)));
+}
+
+// The workers run `nice` below the thread that made the pool (capped at
+// 19); nice 0 leaves them as they were.
+TEST(ThreadPoolSchedulerTest, NiceLowersOnlyTheWorkersPriority) {
+  const int own = ThreadNiceness();
+  for (int nice : {0, 5, 19}) {
+    auto pool = NewThreadPoolScheduler(2, nice);
+    std::mutex mu;
+    std::vector<int> seen;
+    for (int i = 0; i < 4; ++i) {
+      pool->Schedule([&] {
+        std::lock_guard<std::mutex> l(mu);
+        seen.push_back(ThreadNiceness());
+      });
+    }
+    pool->WaitIdle();
+    ASSERT_EQ(seen.size(), 4u);
+    for (int got : seen) EXPECT_EQ(got, std::min(19, own + nice)) << "nice " << nice;
+  }
+  EXPECT_EQ(ThreadNiceness(), own);
+}
 
 TEST(ManualSchedulerTest, RunsNothingUntilAskedThenInFifoOrder) {
   ManualScheduler s;
