@@ -77,10 +77,10 @@ Status SSTableWriter::BeginPartition(const DecoratedKey& key,
 
 Status SSTableWriter::CloseRowBlock() {
   if (!block_has_rows_) return Status::OK();
-  scratch_.clear();
-  PutVarint64(&scratch_, timestamp_steps_.size());
-  scratch_.append(timestamp_steps_);
-  Status s = data_.Append(scratch_);
+  std::string length;  // at most 10 bytes: no allocation
+  PutVarint64(&length, timestamp_steps_.size());
+  Status s = data_.Append(length);
+  if (s.ok()) s = data_.Append(timestamp_steps_);
   if (s.ok()) s = data_.Append(std::string_view(block_rows_.data(), block_rows_used_));
   if (!s.ok()) return Fail(s);
   timestamp_steps_.clear();
