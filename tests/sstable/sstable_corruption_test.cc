@@ -4,8 +4,10 @@
 // never a crash, never wrong data.
 #include <gtest/gtest.h>
 
+#include "engine/sstable/partition_codec.h"
 #include "engine/sstable/partition_index_entry.h"
 #include "engine/sstable/row_index.h"
+#include "engine/sstable/sstable_format.h"
 #include "engine/util/checksum.h"
 #include "engine/util/coding.h"
 #include "tests/sstable/sstable_test_util.h"
@@ -188,6 +190,123 @@ TEST_F(Corruption, GarbageIsNotAnSSTable) {
   ASSERT_FALSE(reader.ok());
   ExpectCorruptionOf(reader.status(), path);
   EXPECT_NE(reader.status().message().find("bad magic"), std::string::npos);
+}
+
+// Version 3: a row block's timestamp steps that run past the block, or
+// that outnumber its rows, are Corruption, forward and reversed. The file
+// is written raw (its data in one chunk at offset 0) and only the steps'
+// length is rewritten, with the chunk's checksum made good again, so
+// nothing but the steps check can catch it.
+class TimestampStepsCorruption : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    // Rows "a" then "bb": prefix-form clusterings, so the second row's
+    // entry also reads as a block's first.
+    PartitionUpdate p;
+    p.key = DecoratedKey::FromKey("k");
+    for (const char* ck : {"a", "bb"}) {
+      Row r;
+      r.clustering = ck;
+      r.marker = LivenessInfo{sstable_test::kBaseTs, 0, kNoDeletionTime};
+      r.columns.push_back(sstable_test::SimpleColumn(1, Cell::Live(sstable_test::kBaseTs, "v")));
+      p.rows.push_back(std::move(r));
+    }
+    key_ = p.key;
+    SSTableWriterOptions o;
+    o.compress = false;
+    o.chunk_length = 1 << 16;
+    // Both rows' timestamp steps are then 0: one byte each.
+    o.encoding_stats = {sstable_test::kBaseTs, 0, 0};
+    ASSERT_TRUE(sstable_test::WriteTable(fs_.get(), "/t.sst", {p}, o).ok());
+    file_ = ReadAll(fs_.get(), "/t.sst");
+    // The stream: varint header length, header, steps length, steps, the
+    // two row entries, the end-of-partition byte.
+    std::string_view in = file_;
+    uint64_t header_length;
+    ASSERT_TRUE(GetVarint64(&in, &header_length));
+    steps_at_ = file_.size() - in.size() + header_length;
+    ASSERT_EQ(file_.substr(steps_at_, 3), std::string("\x02\x00\x00", 3));
+    RowEntryHeadInput rows{std::string_view(file_).substr(steps_at_ + 3)};
+    std::string_view steps("\x00\x00", 2);
+    std::string clustering;
+    EncodingStats bases = o.encoding_stats;
+    for (int i = 0; i < 2; ++i) {
+      uint64_t body_length;
+      ASSERT_EQ(ParseRowEntryHead(rows, 3, &clustering, &bases, &body_length, &steps), nullptr);
+      std::string_view body;
+      ASSERT_TRUE(rows.Bytes(body_length, &body));
+      if (i == 0) first_row_length_ = file_.size() - steps_at_ - 3 - rows.in.size();
+    }
+    ASSERT_EQ(rows.in.substr(0, 1), std::string_view("\x00", 1));
+    chunk_length_ = file_.size() - rows.in.size() + 1;
+  }
+
+  // The file with the steps' length byte set to `length`.
+  void RewriteStepsLength(uint8_t length) {
+    std::string chunk = file_.substr(0, chunk_length_);
+    chunk[steps_at_] = static_cast<char>(length);
+    std::string block = chunk;
+    AppendBlockTrailer(chunk, BlockType::kRaw, &block);
+    std::string damaged = file_;
+    damaged.replace(0, block.size(), block);
+    WriteAll(fs_.get(), "/t.sst", damaged);
+  }
+
+  // What a forward and a reversed read of the partition report.
+  std::vector<Status> ReadBothWays() {
+    std::vector<Status> out;
+    auto reader = SSTableReader::Open(fs_.get(), "/t.sst", nullptr);
+    EXPECT_TRUE(reader.ok()) << reader.status().ToString();
+    if (!reader.ok()) return out;
+    for (bool reversed : {false, true}) {
+      auto content = (*reader)->ReadPartition(key_, ClusteringRange::All(), reversed, nullptr);
+      if (!content.ok()) {
+        out.push_back(content.status());
+        continue;
+      }
+      EXPECT_TRUE(content->has_value());
+      if (!content->has_value()) continue;
+      Drain((*content)->rows.get());
+      out.push_back((*content)->rows->status());
+    }
+    return out;
+  }
+
+  std::shared_ptr<MemFileSystem> fs_ = NewMemFileSystem();
+  DecoratedKey key_;
+  std::string file_;
+  size_t steps_at_ = 0;
+  size_t first_row_length_ = 0;
+  size_t chunk_length_ = 0;
+};
+
+TEST_F(TimestampStepsCorruption, TheUntouchedFileReadsBothWays) {
+  for (const Status& s : ReadBothWays()) EXPECT_TRUE(s.ok()) << s.ToString();
+}
+
+TEST_F(TimestampStepsCorruption, StepsRunningPastTheBlock) {
+  RewriteStepsLength(0x7f);
+  const std::vector<Status> got = ReadBothWays();
+  ASSERT_EQ(got.size(), 2u);
+  for (const Status& s : got) {
+    EXPECT_TRUE(s.IsCorruption()) << s.ToString();
+    EXPECT_NE(s.message().find("timestamp steps run past their row block"), std::string::npos)
+        << s.ToString();
+  }
+}
+
+TEST_F(TimestampStepsCorruption, MoreStepsThanRows) {
+  // The steps swallow the first row's entry: the block then reads as the
+  // second row alone, well formed, with steps left over.
+  ASSERT_LT(2 + first_row_length_, 0x80u);
+  RewriteStepsLength(static_cast<uint8_t>(2 + first_row_length_));
+  const std::vector<Status> got = ReadBothWays();
+  ASSERT_EQ(got.size(), 2u);
+  for (const Status& s : got) {
+    EXPECT_TRUE(s.IsCorruption()) << s.ToString();
+    EXPECT_NE(s.message().find("row block has more timestamp steps than rows"), std::string::npos)
+        << s.ToString();
+  }
 }
 
 TEST_F(Corruption, FutureVersionIsRejected) {
