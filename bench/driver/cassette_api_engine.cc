@@ -37,13 +37,7 @@ class CassetteApiEngine final : public BenchEngine {
   Status Write(std::span<const Reading> readings) override {
     batch_.Clear();
     for (const Reading& r : readings) {
-      std::span<Value> row = batch_.AddRow();
-      row[0] = uuids_[r.sensor];
-      row[1] = Value::Date(DayOf(r.second));
-      row[2] = Value::Timestamp(ReadingTimeMillis(r.second));
-      row[3] = Value::Double(Temperature(r.sensor, r.second));
-      row[4] = Value::Double(Humidity(r.sensor, r.second));
-      row[5] = tags_[r.sensor];
+      SetReadingRow(r, uuids_[r.sensor], tags_[r.sensor], batch_.AddRow());
     }
     return db_->ApplyInserts(batch_);
   }

@@ -36,6 +36,15 @@ TableSchema ReadingsTableSchema(const EngineConfig& config) {
   return schema;
 }
 
+void SetReadingRow(const Reading& r, const Value& uuid, const Value& tag, std::span<Value> row) {
+  row[0] = uuid;
+  row[1] = Value::Date(DayOf(r.second));
+  row[2] = Value::Timestamp(ReadingTimeMillis(r.second));
+  row[3] = Value::Double(Temperature(r.sensor, r.second));
+  row[4] = Value::Double(Humidity(r.sensor, r.second));
+  row[5] = tag;
+}
+
 std::string ReadingsTableCql(const EngineConfig& config) {
   const bool retention = config.ttl_seconds > 0;
   std::string cql =

@@ -226,6 +226,8 @@ Result<bool> ReadExecution::ReadOnePartition(const DecoratedKey& key, uint64_t k
 
   RangeTombstoneTracker tombstones(partition_deletion, partition.range_tombstones, range,
                                    cmd_.reversed, gc_before_);
+  // Most partitions have no range tombstone: their rows skip the tracker.
+  const bool range_tombstones = !tombstones.segments().empty() || !tombstones.markers().empty();
   RowIterator& rows = *partition.rows;
   bool found_live_row = false;
   bool stopped_early = false;
@@ -236,9 +238,12 @@ Result<bool> ReadExecution::ReadOnePartition(const DecoratedKey& key, uint64_t k
       const std::string& clustering = rows.clustering();
       // Sources return only the rows of the range (ReadSource's contract).
       assert(range.Contains(clustering));
-      if (!guard_.Add(tombstones.MarkersBefore(clustering))) return Abort(key, &clustering);
-      DeletionTime covering = tombstones.Covering(clustering);
-      if (partition_deletion.Supersedes(covering)) covering = partition_deletion;
+      DeletionTime covering = partition_deletion;
+      if (range_tombstones) {
+        if (!guard_.Add(tombstones.MarkersBefore(clustering))) return Abort(key, &clustering);
+        covering = tombstones.Covering(clustering);
+        if (partition_deletion.Supersedes(covering)) covering = partition_deletion;
+      }
       EmittedRow emitted;
       if (plain_rows && covering.IsLive() && ReadLivePlainRow(rows)) {
         // The commonest row, read in place: no Row is built, and its values
@@ -308,10 +313,10 @@ bool ReadExecution::ReadLivePlainRow(const RowIterator& rows) {
 Result<bool> ReadExecution::Emit(const DecoratedKey& key, uint64_t key_index,
                                  const EmittedRow& emitted, int64_t* rows_in_partition) {
   if (visit_ != nullptr) {
-    CASSETTE_ASSIGN_OR_RETURN(RowView view,
-                              emitted.plain != nullptr
-                                  ? builder_.BuildView(*emitted.clustering, *emitted.plain)
-                                  : builder_.BuildView(emitted.row));
+    RowView view;
+    CASSETTE_RETURN_IF_ERROR(emitted.plain != nullptr
+                                 ? builder_.BuildView(*emitted.clustering, *emitted.plain, &view)
+                                 : builder_.BuildView(emitted.row, &view));
     CASSETTE_RETURN_IF_ERROR((*visit_)(view));
   } else {
     ResultRow& row = result_.rows.emplace_back();

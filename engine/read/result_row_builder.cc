@@ -32,21 +32,30 @@ ResultRowBuilder::ResultRowBuilder(const TableSchema& schema, std::vector<size_t
     : schema_(schema),
       selection_(std::move(selection)),
       with_cell_metadata_(with_cell_metadata),
-      now_sec_(now_sec),
-      key_position_(schema.columns().size(), -1) {
+      now_sec_(now_sec) {
+  // Position of each column in the partition key or clustering (by index
+  // into schema.columns()); 0 for other columns.
+  std::vector<size_t> key_position(schema.columns().size(), 0);
   for (size_t i = 0; i < schema.partition_key().size(); ++i) {
-    key_position_[schema.partition_key()[i]] = static_cast<int64_t>(i);
+    key_position[schema.partition_key()[i]] = i;
   }
-  for (size_t i = 0; i < schema.clustering().size(); ++i) {
-    key_position_[schema.clustering()[i]] = static_cast<int64_t>(i);
-  }
+  for (size_t i = 0; i < schema.clustering().size(); ++i) key_position[schema.clustering()[i]] = i;
   for (size_t index : selection_) {
     const ColumnDefinition& column = schema.columns()[index];
     if (column.kind == ColumnKind::kClustering) needs_clustering_ = true;
     if (column.kind == ColumnKind::kRegular && column.type.IsMultiCell()) takes_plain_rows_ = false;
+    slots_.push_back({&column, key_position[index], 0});
   }
-  // Sized once: a row's views point into these strings.
+  // Sized once: every row sets each slot, and its views point into these.
+  values_.resize(selection_.size());
+  if (with_cell_metadata_) {
+    writetimes_.resize(selection_.size());
+    ttls_.resize(selection_.size());
+  }
   collection_bytes_.resize(selection_.size());
+  plain_fast_ = !with_cell_metadata_ &&
+                std::none_of(slots_.begin(), slots_.end(),
+                             [](const Slot& s) { return s.column->kind == ColumnKind::kStatic; });
 }
 
 std::vector<ColumnSpec> ResultRowBuilder::Columns() const {
@@ -70,58 +79,80 @@ Status ResultRowBuilder::StartPartition(const DecoratedKey& key) {
   return Status::OK();
 }
 
-template <class AppendRegular>
-Result<RowView> ResultRowBuilder::Select(const std::string* clustering,
-                                         AppendRegular append_regular) {
+template <class SetRegular>
+Status ResultRowBuilder::Select(const std::string* clustering, SetRegular set_regular) {
   size_t clustering_values = 0;
   if (needs_clustering_ && clustering != nullptr) {
     CASSETTE_RETURN_IF_ERROR(DecodeClustering(schema_, *clustering, &clustering_));
     clustering_values = clustering_.size();
   }
-  values_.clear();
-  writetimes_.clear();
-  ttls_.clear();
-  for (size_t slot = 0; slot < selection_.size(); ++slot) {
-    const size_t index = selection_[slot];
-    const ColumnDefinition& column = schema_.columns()[index];
-    switch (column.kind) {
+  for (size_t slot = 0; slot < slots_.size(); ++slot) {
+    const Slot& s = slots_[slot];
+    switch (s.column->kind) {
       case ColumnKind::kPartitionKey:
-        values_.emplace_back(column.type, key_values_[key_position_[index]]);
+        values_[slot] = ValueView(s.column->type, key_values_[s.key_position]);
         break;
-      case ColumnKind::kClustering: {
-        size_t position = static_cast<size_t>(key_position_[index]);
-        values_.push_back(position < clustering_values
-                              ? ValueView(column.type, clustering_[position])
-                              : ValueView::Null(column.type));
+      case ColumnKind::kClustering:
+        values_[slot] = s.key_position < clustering_values
+                            ? ValueView(s.column->type, clustering_[s.key_position])
+                            : ValueView::Null(s.column->type);
         break;
-      }
       case ColumnKind::kStatic:
-        CASSETTE_RETURN_IF_ERROR(AppendColumnValue(column, &statics_, slot));
+        CASSETTE_RETURN_IF_ERROR(SetColumnValue(*s.column, &statics_, slot));
         continue;
       case ColumnKind::kRegular:
-        CASSETTE_RETURN_IF_ERROR(append_regular(column, slot));
+        CASSETTE_RETURN_IF_ERROR(set_regular(slot));
         continue;
     }
     // Key columns have neither WRITETIME nor TTL.
     if (with_cell_metadata_) {
-      writetimes_.emplace_back();
-      ttls_.emplace_back();
+      writetimes_[slot].reset();
+      ttls_[slot].reset();
     }
   }
-  return RowView{values_, writetimes_, ttls_};
+  return Status::OK();
 }
 
-Result<RowView> ResultRowBuilder::BuildView(const Row* live_row) {
+Status ResultRowBuilder::BuildView(const Row* live_row, RowView* view) {
+  *view = {values_, writetimes_, ttls_};
   return Select(live_row != nullptr ? &live_row->clustering : nullptr,
-                [&](const ColumnDefinition& column, size_t slot) {
-                  return AppendColumnValue(column, live_row, slot);
-                });
+                [&](size_t slot) { return SetColumnValue(*slots_[slot].column, live_row, slot); });
 }
 
-Result<RowView> ResultRowBuilder::BuildView(const std::string& clustering,
-                                            const PlainRowView& row) {
-  return Select(&clustering, [&](const ColumnDefinition& column, size_t /*slot*/) {
-    AppendPlainValue(column, row);
+Status ResultRowBuilder::BuildView(const std::string& clustering, const PlainRowView& row,
+                                   RowView* view) {
+  *view = {values_, writetimes_, ttls_};
+  if (plain_fast_) {
+    // Every row of a read comes here: one loop that cannot fail, instead of
+    // Select's per-column calls and statuses.
+    size_t clustering_values = 0;
+    if (needs_clustering_) {
+      CASSETTE_RETURN_IF_ERROR(DecodeClustering(schema_, clustering, &clustering_));
+      clustering_values = clustering_.size();
+    }
+    const PlainRowView::Column* columns = row.columns.data();
+    const size_t n = row.columns.size();
+    for (size_t slot = 0; slot < slots_.size(); ++slot) {
+      Slot& s = slots_[slot];
+      const DataType& type = s.column->type;
+      switch (s.column->kind) {
+        case ColumnKind::kPartitionKey:
+          values_[slot] = ValueView(type, key_values_[s.key_position]);
+          break;
+        case ColumnKind::kClustering:
+          values_[slot] = s.key_position < clustering_values
+                              ? ValueView(type, clustering_[s.key_position])
+                              : ValueView::Null(type);
+          break;
+        default:
+          values_[slot] = PlainValue(&s, columns, n);
+          break;
+      }
+    }
+    return Status::OK();
+  }
+  return Select(&clustering, [&](size_t slot) {
+    SetPlainValue(slot, row);
     return Status::OK();
   });
 }
@@ -138,71 +169,77 @@ void CopyView(const RowView& view, ResultRow* out) {
 }  // namespace
 
 Status ResultRowBuilder::Build(const Row* live_row, ResultRow* out) {
-  CASSETTE_ASSIGN_OR_RETURN(RowView view, BuildView(live_row));
+  RowView view;
+  CASSETTE_RETURN_IF_ERROR(BuildView(live_row, &view));
   CopyView(view, out);
   return Status::OK();
 }
 
 Status ResultRowBuilder::Build(const std::string& clustering, const PlainRowView& row,
                                ResultRow* out) {
-  CASSETTE_ASSIGN_OR_RETURN(RowView view, BuildView(clustering, row));
+  RowView view;
+  CASSETTE_RETURN_IF_ERROR(BuildView(clustering, row, &view));
   CopyView(view, out);
   return Status::OK();
 }
 
-void ResultRowBuilder::AppendPlainValue(const ColumnDefinition& column, const PlainRowView& row) {
-  // A handful of columns, sorted by id: a scan beats a search.
-  const PlainRowView::Column* found = nullptr;
-  for (const PlainRowView::Column& c : row.columns) {
-    if (c.id >= column.id) {
-      if (c.id == column.id) found = &c;
-      break;
+const PlainRowView::Column* ResultRowBuilder::FindPlainColumn(Slot* s,
+                                                              const PlainRowView::Column* columns,
+                                                              size_t n) {
+  const uint32_t id = s->column->id;
+  // Rows of a table mostly have the same columns: the column sits where it
+  // sat in the previous row. Otherwise a scan (a handful of columns,
+  // sorted by id) finds it.
+  if (s->plain_hint < n && columns[s->plain_hint].id == id) return &columns[s->plain_hint];
+  for (size_t i = 0; i < n && columns[i].id <= id; ++i) {
+    if (columns[i].id == id) {
+      s->plain_hint = i;
+      return &columns[i];
     }
   }
-  if (found == nullptr) {
-    values_.push_back(ValueView::Null(column.type));
-    if (with_cell_metadata_) {
-      writetimes_.emplace_back();
-      ttls_.emplace_back();
-    }
-    return;
-  }
-  values_.emplace_back(column.type, found->value);
-  if (with_cell_metadata_) {
-    writetimes_.emplace_back(row.timestamp);
-    if (found->row_ttl && row.ttl > 0) {
-      const int64_t left = row.local_deletion_time - now_sec_;
-      ttls_.emplace_back(
-          static_cast<int32_t>(std::clamp<int64_t>(left, 0, std::numeric_limits<int32_t>::max())));
-    } else {
-      ttls_.emplace_back();
-    }
+  return nullptr;
+}
+
+void ResultRowBuilder::SetPlainValue(size_t slot, const PlainRowView& row) {
+  Slot& s = slots_[slot];
+  const PlainRowView::Column* found = FindPlainColumn(&s, row.columns.data(), row.columns.size());
+  values_[slot] =
+      found != nullptr ? ValueView(s.column->type, found->value) : ValueView::Null(s.column->type);
+  if (!with_cell_metadata_) return;
+  writetimes_[slot].reset();
+  ttls_[slot].reset();
+  if (found == nullptr) return;
+  writetimes_[slot] = row.timestamp;
+  if (found->row_ttl && row.ttl > 0) {
+    const int64_t left = row.local_deletion_time - now_sec_;
+    ttls_[slot] =
+        static_cast<int32_t>(std::clamp<int64_t>(left, 0, std::numeric_limits<int32_t>::max()));
   }
 }
 
-Status ResultRowBuilder::AppendColumnValue(const ColumnDefinition& column, const Row* row,
-                                           size_t slot) {
+Status ResultRowBuilder::SetColumnValue(const ColumnDefinition& column, const Row* row,
+                                        size_t slot) {
   const ColumnData* data = row != nullptr ? row->Find(column.id) : nullptr;
   if (data == nullptr || data->cells.empty()) {
-    values_.push_back(ValueView::Null(column.type));
+    values_[slot] = ValueView::Null(column.type);
     if (with_cell_metadata_) {
-      writetimes_.emplace_back();
-      ttls_.emplace_back();
+      writetimes_[slot].reset();
+      ttls_[slot].reset();
     }
     return Status::OK();
   }
   if (!column.type.IsMultiCell()) {
     const Cell& cell = data->cells.front();
-    values_.emplace_back(column.type, cell.value);
+    values_[slot] = ValueView(column.type, cell.value);
     if (with_cell_metadata_) {
-      writetimes_.emplace_back(cell.timestamp);
-      ttls_.push_back(RemainingTtl(cell, now_sec_));
+      writetimes_[slot] = cell.timestamp;
+      ttls_[slot] = RemainingTtl(cell, now_sec_);
     }
     return Status::OK();
   }
   std::string& bytes = collection_bytes_[slot];
   CASSETTE_RETURN_IF_ERROR(CollectionBytes(column, *data, &bytes));
-  values_.emplace_back(column.type, bytes);
+  values_[slot] = ValueView(column.type, bytes);
   if (with_cell_metadata_) {
     std::optional<int64_t> writetime;
     std::optional<int32_t> ttl;
@@ -211,8 +248,8 @@ Status ResultRowBuilder::AppendColumnValue(const ColumnDefinition& column, const
       std::optional<int32_t> left = RemainingTtl(cell, now_sec_);
       if (left && (!ttl || *left < *ttl)) ttl = left;
     }
-    writetimes_.push_back(writetime);
-    ttls_.push_back(ttl);
+    writetimes_[slot] = writetime;
+    ttls_[slot] = ttl;
   }
   return Status::OK();
 }

@@ -39,12 +39,12 @@ class ResultRowBuilder {
   Status StartPartition(const DecoratedKey& key);
   // The partition's static row, already reduced to its live content.
   void SetStatics(Row live_static) { statics_ = std::move(live_static); }
-  // Selects one result row's values; `live_row` (live content only) is
+  // Selects one result row's values into *view; `live_row` (live content only) is
   // null for a row made of the partition key and statics alone
   // (static-only partition, DISTINCT). The view borrows from `live_row`,
   // the partition key, the statics and the builder's buffers: valid until
   // the next BuildView, StartPartition or SetStatics.
-  Result<RowView> BuildView(const Row* live_row);
+  Status BuildView(const Row* live_row, RowView* view);
   // The same row as owned values, filling *out (empty) in place in the
   // result set: each value is copied once, from the row into its Value.
   Status Build(const Row* live_row, ResultRow* out);
@@ -54,7 +54,7 @@ class ResultRowBuilder {
   bool TakesPlainRows() const { return takes_plain_rows_; }
   // BuildView and Build of a plain row read in place, live as it is
   // (PlainRowView::LiveAt) and with only columns the table has.
-  Result<RowView> BuildView(const std::string& clustering, const PlainRowView& row);
+  Status BuildView(const std::string& clustering, const PlainRowView& row, RowView* view);
   Status Build(const std::string& clustering, const PlainRowView& row, ResultRow* out);
 
   // "1, 'a'" for the partition key, "(1), 2" once a clustering is given:
@@ -62,15 +62,24 @@ class ResultRowBuilder {
   std::string DescribePosition(const std::string* clustering) const;
 
  private:
-  // Appends the view of the column's value in `row` (null when absent),
-  // and with cell metadata its WRITETIME and TTL; `slot` is the column's
-  // position in the selection (its buffer for a collection's bytes).
-  Status AppendColumnValue(const ColumnDefinition& column, const Row* row, size_t slot);
-  void AppendPlainValue(const ColumnDefinition& column, const PlainRowView& row);
-  // The view of the selected columns; `append_regular(column, slot)` adds a
-  // regular column's value. `clustering` is null for a key-only row.
-  template <class AppendRegular>
-  Result<RowView> Select(const std::string* clustering, AppendRegular append_regular);
+  // Sets slot `slot` of the selection (and its buffer for a collection's
+  // bytes) to the view of the column's value in `row` (null when absent),
+  // and with cell metadata its WRITETIME and TTL.
+  Status SetColumnValue(const ColumnDefinition& column, const Row* row, size_t slot);
+  void SetPlainValue(size_t slot, const PlainRowView& row);
+  struct Slot;
+  // The regular column of slot `s` in a plain row's `columns`, or null.
+  static const PlainRowView::Column* FindPlainColumn(Slot* s, const PlainRowView::Column* columns,
+                                                     size_t n);
+  static ValueView PlainValue(Slot* s, const PlainRowView::Column* columns, size_t n) {
+    const PlainRowView::Column* found = FindPlainColumn(s, columns, n);
+    return found != nullptr ? ValueView(s->column->type, found->value)
+                            : ValueView::Null(s->column->type);
+  }
+  // The view of the selected columns; `set_regular(slot)` sets a regular
+  // column's. `clustering` is null for a key-only row.
+  template <class SetRegular>
+  Status Select(const std::string* clustering, SetRegular set_regular);
   // Serializes a non-frozen collection's live elements as one value.
   Status CollectionBytes(const ColumnDefinition& column, const ColumnData& data,
                          std::string* out) const;
@@ -79,18 +88,29 @@ class ResultRowBuilder {
   std::vector<size_t> selection_;
   bool with_cell_metadata_;
   int64_t now_sec_;
-  // Position of each column in the partition key or clustering (by index
-  // into schema.columns()); -1 for other columns.
-  std::vector<int64_t> key_position_;
   bool needs_clustering_ = false;
   bool takes_plain_rows_ = true;
+  // Per selected column: its definition, its position in the partition key
+  // or clustering (key columns), and where a plain row held it last
+  // (regular columns).
+  struct Slot {
+    const ColumnDefinition* column;
+    size_t key_position;
+    size_t plain_hint;
+  };
+  std::vector<Slot> slots_;
+  // A plain row's view needs neither cell metadata nor statics: one loop
+  // that cannot fail builds it.
+  bool plain_fast_ = false;
   std::vector<std::string> key_values_;  // serialized, per partition key column
   // The current row's clustering values, decoded by Build (kept so rows
   // reuse the buffers).
   std::vector<std::string> clustering_;
   Row statics_;
-  // The row BuildView selected, and per selected column the bytes of a
-  // non-frozen collection (the only values not stored as they are).
+  // The row BuildView selected (one slot per selected column; the cell
+  // metadata empty without with_cell_metadata), and per selected column
+  // the bytes of a non-frozen collection (the only values not stored as
+  // they are).
   std::vector<ValueView> values_;
   std::vector<std::optional<int64_t>> writetimes_;
   std::vector<std::optional<int32_t>> ttls_;

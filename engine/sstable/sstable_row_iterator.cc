@@ -203,17 +203,42 @@ Status SSTableRowIterator::AdvanceForward() {
       CASSETTE_RETURN_IF_ERROR(EnterBlock(start, end, BlockInRange(index_->entry())));
       continue;
     }
+    // Most entries lie whole in the chunk at pos_: their head and body are
+    // taken straight from it. The others (and a malformed head, to report
+    // it) go through ReadEntryHead and the cursor.
+    cursor_->Seek(pos_);
+    std::string_view avail;
+    CASSETTE_RETURN_IF_ERROR(cursor_->Peek(block_end_ - pos_, &avail));
+    RowEntryHeadInput in{avail};
     uint64_t body_length;
-    CASSETTE_RETURN_IF_ERROR(ReadEntryHead(&row_.clustering, &bases_, &body_length));
-    if (!block_in_range_) {
-      if (!params_.range.AfterStart(row_.clustering)) {
-        pos_ = cursor_->position() + body_length;
-        continue;
+    uint64_t body_position;
+    bool body_in_chunk = false;
+    if (ParseRowEntryHead(in, params_.format_version, &row_.clustering, &bases_, &body_length,
+                          &steps_) == nullptr) {
+      body_position = pos_ + static_cast<uint64_t>(in.in.data() - avail.data());
+      if (body_length > block_end_ - body_position) {
+        cursor_->Seek(body_position);
+        return cursor_->Corruption("row body runs past its block");
       }
+      body_in_chunk = body_length <= in.in.size();
+    } else {
+      CASSETTE_RETURN_IF_ERROR(ReadEntryHead(&row_.clustering, &bases_, &body_length));
+      body_position = cursor_->position();
+    }
+    pos_ = body_position + body_length;
+    if (!block_in_range_) {
+      if (!params_.range.AfterStart(row_.clustering)) continue;
       if (!params_.range.BeforeEnd(row_.clustering)) return Status::OK();
     }
-    CASSETTE_RETURN_IF_ERROR(TakeBody(body_length));
-    pos_ = cursor_->position();
+    if (body_in_chunk) {
+      body_ = in.in.substr(0, body_length);
+      body_position_ = body_position;
+      decoded_ = false;
+      scanned_ = false;
+    } else {
+      cursor_->Seek(body_position);
+      CASSETTE_RETURN_IF_ERROR(TakeBody(body_length));
+    }
     valid_ = true;
     return Status::OK();
   }

@@ -4,6 +4,7 @@
 // false on truncated or malformed input; they never read past its end.
 #pragma once
 
+#include <bit>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -57,14 +58,17 @@ inline void PutBigEndian64(std::string* out, uint64_t v) {
 inline uint16_t DecodeBigEndian16(const char* p) {
   return static_cast<uint16_t>((static_cast<uint8_t>(p[0]) << 8) | static_cast<uint8_t>(p[1]));
 }
+// One load and a byte swap (the compilers keep a byte-wise loop a loop).
 inline uint32_t DecodeBigEndian32(const char* p) {
-  uint32_t v = 0;
-  for (int i = 0; i < 4; ++i) v = (v << 8) | static_cast<uint8_t>(p[i]);
+  uint32_t v;
+  std::memcpy(&v, p, 4);
+  if constexpr (std::endian::native == std::endian::little) v = __builtin_bswap32(v);
   return v;
 }
 inline uint64_t DecodeBigEndian64(const char* p) {
-  uint64_t v = 0;
-  for (int i = 0; i < 8; ++i) v = (v << 8) | static_cast<uint8_t>(p[i]);
+  uint64_t v;
+  std::memcpy(&v, p, 8);
+  if constexpr (std::endian::native == std::endian::little) v = __builtin_bswap64(v);
   return v;
 }
 
@@ -80,13 +84,9 @@ inline void PutVarint64(std::string* out, uint64_t v) {
 }
 inline void PutVarint32(std::string* out, uint32_t v) { PutVarint64(out, v); }
 
-inline bool GetVarint64(std::string_view* in, uint64_t* v) {
-  // Most varints (ids, lengths, small deltas) are one byte.
-  if (!in->empty() && (static_cast<uint8_t>(in->front()) & 0x80) == 0) {
-    *v = static_cast<uint8_t>(in->front());
-    in->remove_prefix(1);
-    return true;
-  }
+// GetVarint64's multi-byte case, out of line so the one-byte case inlines
+// everywhere.
+[[gnu::noinline]] inline bool GetVarint64Long(std::string_view* in, uint64_t* v) {
   uint64_t result = 0;
   for (size_t i = 0; i < in->size() && i < 10; ++i) {
     uint64_t byte = static_cast<uint8_t>((*in)[i]);
@@ -99,6 +99,15 @@ inline bool GetVarint64(std::string_view* in, uint64_t* v) {
     }
   }
   return false;
+}
+[[gnu::always_inline]] inline bool GetVarint64(std::string_view* in, uint64_t* v) {
+  // Most varints (ids, lengths, small deltas) are one byte.
+  if (!in->empty() && (static_cast<uint8_t>(in->front()) & 0x80) == 0) {
+    *v = static_cast<uint8_t>(in->front());
+    in->remove_prefix(1);
+    return true;
+  }
+  return GetVarint64Long(in, v);
 }
 inline bool GetVarint32(std::string_view* in, uint32_t* v) {
   uint64_t w;
