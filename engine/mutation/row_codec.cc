@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "engine/mutation/decode_cursor.h"
+#include "engine/mutation/plain_row_parse.h"
 #include "engine/mutation/row_codec_format.h"
 #include "engine/util/coding.h"
 
@@ -763,90 +764,22 @@ bool DecodePlainRow(std::string_view* body, const EncodingStats& stats, Row* row
 
 }  // namespace
 
-namespace {
-
-// A varint at *p, before `end`: ReadPlainRow's, on pointers (a read's
-// hottest loop) rather than on a string_view.
-[[gnu::always_inline]] inline bool TakeVarint(const char** p, const char* end, uint64_t* v) {
-  if (*p < end && (static_cast<uint8_t>(**p) & 0x80) == 0) {
-    *v = static_cast<uint8_t>(**p);
-    ++*p;
-    return true;
-  }
-  std::string_view in(*p, static_cast<size_t>(end - *p));
-  if (!GetVarint64Long(&in, v)) return false;
-  *p = in.data();
-  return true;
-}
-
-}  // namespace
-
-// Accepts exactly the bodies GetPlainRowHeader and GetPlainColumn accept
-// (the tests compare it with DecodeRowBody), written out on pointers: it is
-// what every row of a read goes through.
 bool ReadPlainRow(std::string_view body, const EncodingStats& stats, PlainRowView* row) {
-  const char* p = body.data();
-  const char* const end = p + body.size();
-  if (p == end) return false;
-  const auto flags = static_cast<uint8_t>(*p++);
-  const uint8_t shape = flags & ~kRowExpiringDefault;
-  if (shape != (kRowHasMarker | kRowHasColumns) && shape != (kRowHasDefault | kRowHasColumns)) {
-    return false;
-  }
-  uint64_t u;
-  if (!TakeVarint(&p, end, &u)) return false;
-  const int64_t timestamp = WrappingAdd(stats.min_timestamp, ZigZagDecode(u));
-  int32_t ttl = 0;
-  int64_t local_deletion_time = kNoDeletionTime;
-  if (flags & kRowExpiringDefault) {
-    if (!TakeVarint(&p, end, &u)) return false;
-    const int64_t t = WrappingAdd(stats.min_ttl, ZigZagDecode(u));
-    if (t <= 0 || t > std::numeric_limits<int32_t>::max()) return false;
-    ttl = static_cast<int32_t>(t);
-    if (!TakeVarint(&p, end, &u)) return false;
-    local_deletion_time = WrappingAdd(stats.min_local_deletion_time, ZigZagDecode(u));
-    if (local_deletion_time == kNoDeletionTime) return false;
-  }
-  const bool has_marker = (flags & kRowHasMarker) != 0;
-  if (has_marker && timestamp == kNoTimestamp) return false;
-  uint64_t ncols;
-  if (!TakeVarint(&p, end, &ncols) || ncols == 0 || ncols > static_cast<uint64_t>(end - p)) {
-    return false;
-  }
-  if (row->columns.size() != ncols) row->columns.resize(ncols);
-  PlainRowView::Column* column = row->columns.data();
-  uint64_t next_id = 0;
-  for (uint64_t i = 0; i < ncols; ++i, ++column) {
-    uint64_t delta_id;
-    if (!TakeVarint(&p, end, &delta_id) || p == end) return false;
-    const uint64_t id = next_id + delta_id;
-    if (delta_id > std::numeric_limits<uint32_t>::max() ||
-        id > std::numeric_limits<uint32_t>::max()) {
-      return false;
-    }
-    next_id = id + 1;
-    const auto cell_flags = static_cast<uint8_t>(*p++);
-    const uint8_t kind = cell_flags & ~kCellEmptyValue;
-    bool row_ttl = false;
-    if (kind == (kCellUseRowTimestamp | kCellUseRowTtl)) {
-      row_ttl = true;
-    } else if (kind != kCellUseRowTimestamp) {
-      return false;
-    }
-    std::string_view value;
-    if (!(cell_flags & kCellEmptyValue)) {
-      uint64_t n;
-      if (!TakeVarint(&p, end, &n) || n == 0 || n > static_cast<uint64_t>(end - p)) return false;
-      value = std::string_view(p, n);
-      p += n;
-    }
-    *column = {static_cast<uint32_t>(id), row_ttl, value};
-  }
-  if (p != end) return false;
-  row->has_marker = has_marker;
-  row->timestamp = timestamp;
-  row->ttl = ttl;
-  row->local_deletion_time = local_deletion_time;
+  PlainRowHead head;
+  size_t n = 0;
+  const bool plain =
+      ParsePlainRow(body, stats, &head, [&](uint32_t id, bool row_ttl, std::string_view value) {
+        // Sized from the rows before: a table's rows mostly have the same columns.
+        if (n == row->columns.size()) row->columns.emplace_back();
+        row->columns[n++] = {id, row_ttl, value};
+        return true;
+      });
+  if (!plain) return false;
+  row->columns.resize(n);
+  row->has_marker = head.has_marker;
+  row->timestamp = head.timestamp;
+  row->ttl = head.ttl;
+  row->local_deletion_time = head.local_deletion_time;
   return true;
 }
 

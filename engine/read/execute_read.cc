@@ -56,14 +56,18 @@ class ReadExecution {
     const Row* row = nullptr;
     const PlainRowView* plain = nullptr;
     const std::string* clustering = nullptr;
+    bool selected = false;  // the builder selected it (SelectPlainBody)
   };
   // Appends a result row and records where the read stands.
   Result<bool> Emit(const DecoratedKey& key, uint64_t key_index, const EmittedRow& emitted,
                     int64_t* rows_in_partition);
-  // Reads the current row in place into plain_ when it is a plain row that
-  // is its own live view (under a live `covering`) made of columns the
-  // table has; false otherwise (rows.row() then decodes it).
-  bool ReadLivePlainRow(const RowIterator& rows);
+  // Reads the current row in place when it is a plain row that is its own
+  // live view (under a live `covering`) made of columns the table has:
+  // straight into the builder's selection (*emitted selected) when it
+  // selects plain bodies, else into plain_. *emitted unchanged otherwise
+  // (rows.row() then decodes the row).
+  Status ReadLivePlainRow(const RowIterator& rows, const std::string& clustering,
+                          EmittedRow* emitted);
   Status Abort(const DecoratedKey& key, const std::string* clustering) const {
     return guard_.Failure(DescribeReadCommand(cmd_), key.token,
                           builder_.DescribePosition(clustering));
@@ -245,11 +249,12 @@ Result<bool> ReadExecution::ReadOnePartition(const DecoratedKey& key, uint64_t k
         if (partition_deletion.Supersedes(covering)) covering = partition_deletion;
       }
       EmittedRow emitted;
-      if (plain_rows && covering.IsLive() && ReadLivePlainRow(rows)) {
-        // The commonest row, read in place: no Row is built, and its values
-        // go to the result straight from the source's buffer.
-        emitted = {nullptr, &plain_, &clustering};
-      } else {
+      // The commonest row, read in place: no Row is built, and its values
+      // go to the result straight from the source's buffer.
+      if (plain_rows && covering.IsLive()) {
+        CASSETTE_RETURN_IF_ERROR(ReadLivePlainRow(rows, clustering, &emitted));
+      }
+      if (emitted.clustering == nullptr) {
         const Row& merged = rows.row();
         // Most rows already are their live view: they are used in place.
         // The others are rewritten in scratch_, whose buffers the copy
@@ -297,27 +302,40 @@ Result<bool> ReadExecution::ReadOnePartition(const DecoratedKey& key, uint64_t k
   return false;
 }
 
-bool ReadExecution::ReadLivePlainRow(const RowIterator& rows) {
+Status ReadExecution::ReadLivePlainRow(const RowIterator& rows, const std::string& clustering,
+                                       EmittedRow* emitted) {
   std::string_view body;
   const EncodingStats* bases = nullptr;
-  if (!rows.EncodedBody(&body, &bases) || !ReadPlainRow(body, *bases, &plain_) ||
-      !plain_.LiveAt(cmd_.now_sec)) {
-    return false;
+  if (!rows.EncodedBody(&body, &bases)) return Status::OK();
+  if (builder_.SelectsPlainBodies()) {
+    bool selected = false;
+    CASSETTE_RETURN_IF_ERROR(
+        builder_.SelectPlainBody(clustering, body, *bases, columns_, &selected));
+    if (selected) *emitted = {nullptr, nullptr, &clustering, true};
+    return Status::OK();
   }
+  if (!ReadPlainRow(body, *bases, &plain_) || !plain_.LiveAt(cmd_.now_sec)) return Status::OK();
   for (const PlainRowView::Column& column : plain_.columns) {
-    if (!columns_.Keeps(column.id)) return false;
+    if (!columns_.Keeps(column.id)) return Status::OK();
   }
-  return true;
+  *emitted = {nullptr, &plain_, &clustering};
+  return Status::OK();
 }
 
 Result<bool> ReadExecution::Emit(const DecoratedKey& key, uint64_t key_index,
                                  const EmittedRow& emitted, int64_t* rows_in_partition) {
   if (visit_ != nullptr) {
     RowView view;
-    CASSETTE_RETURN_IF_ERROR(emitted.plain != nullptr
-                                 ? builder_.BuildView(*emitted.clustering, *emitted.plain, &view)
-                                 : builder_.BuildView(emitted.row, &view));
+    if (emitted.selected) {
+      view = builder_.SelectedView();
+    } else {
+      CASSETTE_RETURN_IF_ERROR(emitted.plain != nullptr
+                                   ? builder_.BuildView(*emitted.clustering, *emitted.plain, &view)
+                                   : builder_.BuildView(emitted.row, &view));
+    }
     CASSETTE_RETURN_IF_ERROR((*visit_)(view));
+  } else if (emitted.selected) {
+    builder_.BuildSelected(&result_.rows.emplace_back());
   } else {
     ResultRow& row = result_.rows.emplace_back();
     Status s = emitted.plain != nullptr ? builder_.Build(*emitted.clustering, *emitted.plain, &row)

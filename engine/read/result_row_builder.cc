@@ -4,6 +4,7 @@
 #include <limits>
 #include <utility>
 
+#include "engine/mutation/plain_row_parse.h"
 #include "engine/schema/key_codec.h"
 #include "engine/types/comparable.h"
 #include "engine/types/type_codec.h"
@@ -56,8 +57,16 @@ ResultRowBuilder::ResultRowBuilder(const TableSchema& schema, std::vector<size_t
   plain_fast_ = !with_cell_metadata_ &&
                 std::none_of(slots_.begin(), slots_.end(),
                              [](const Slot& s) { return s.column->kind == ColumnKind::kStatic; });
+  selects_plain_bodies_ = takes_plain_rows_ && plain_fast_;
+  for (size_t slot = 0; slot < slots_.size(); ++slot) {
+    const ColumnDefinition& column = *slots_[slot].column;
+    if (column.kind != ColumnKind::kRegular) continue;
+    regular_slots_.push_back(slot);
+    if (column.id >= slot_by_id_.size()) slot_by_id_.resize(column.id + 1, -1);
+    if (slot_by_id_[column.id] >= 0) selects_plain_bodies_ = false;  // selected twice
+    slot_by_id_[column.id] = static_cast<int32_t>(slot);
+  }
 }
-
 std::vector<ColumnSpec> ResultRowBuilder::Columns() const {
   std::vector<ColumnSpec> specs;
   specs.reserve(selection_.size());
@@ -157,6 +166,46 @@ Status ResultRowBuilder::BuildView(const std::string& clustering, const PlainRow
   });
 }
 
+Status ResultRowBuilder::SelectPlainBody(const std::string& clustering, std::string_view body,
+                                         const EncodingStats& bases, const ColumnFilter& columns,
+                                         bool* selected) {
+  *selected = false;
+  // A row may lack a selected column: each starts null.
+  for (size_t slot : regular_slots_) values_[slot] = ValueView::Null(slots_[slot].column->type);
+  PlainRowHead head;
+  const int32_t* slot_by_id = slot_by_id_.data();
+  const size_t ids = slot_by_id_.size();
+  const bool plain =
+      ParsePlainRow(body, bases, &head, [&](uint32_t id, bool /*row_ttl*/, std::string_view value) {
+        if (!columns.Keeps(id)) return false;  // a dropped column: the row needs filtering
+        if (id < ids && slot_by_id[id] >= 0) {
+          const auto slot = static_cast<size_t>(slot_by_id[id]);
+          values_[slot] = ValueView(slots_[slot].column->type, value);
+        }
+        return true;
+      });
+  if (!plain || !head.LiveAt(now_sec_)) return Status::OK();
+  if (regular_slots_.size() != slots_.size()) {
+    size_t clustering_values = 0;
+    if (needs_clustering_) {
+      CASSETTE_RETURN_IF_ERROR(DecodeClustering(schema_, clustering, &clustering_));
+      clustering_values = clustering_.size();
+    }
+    for (const Slot& s : slots_) {
+      const size_t slot = static_cast<size_t>(&s - slots_.data());
+      if (s.column->kind == ColumnKind::kPartitionKey) {
+        values_[slot] = ValueView(s.column->type, key_values_[s.key_position]);
+      } else if (s.column->kind == ColumnKind::kClustering) {
+        values_[slot] = s.key_position < clustering_values
+                            ? ValueView(s.column->type, clustering_[s.key_position])
+                            : ValueView::Null(s.column->type);
+      }
+    }
+  }
+  *selected = true;
+  return Status::OK();
+}
+
 namespace {
 
 void CopyView(const RowView& view, ResultRow* out) {
@@ -167,6 +216,8 @@ void CopyView(const RowView& view, ResultRow* out) {
 }
 
 }  // namespace
+
+void ResultRowBuilder::BuildSelected(ResultRow* out) const { CopyView(SelectedView(), out); }
 
 Status ResultRowBuilder::Build(const Row* live_row, ResultRow* out) {
   RowView view;

@@ -24,6 +24,7 @@
 #include "engine/mutation/decorated_key.h"
 #include "engine/mutation/row.h"
 #include "engine/mutation/row_codec.h"
+#include "engine/read/column_filter.h"
 
 namespace cassette {
 
@@ -56,6 +57,21 @@ class ResultRowBuilder {
   // (PlainRowView::LiveAt) and with only columns the table has.
   Status BuildView(const std::string& clustering, const PlainRowView& row, RowView* view);
   Status Build(const std::string& clustering, const PlainRowView& row, ResultRow* out);
+
+  // Whether SelectPlainBody may be used: besides TakesPlainRows, no cell
+  // metadata, no static column, no column selected twice.
+  bool SelectsPlainBodies() const { return selects_plain_bodies_; }
+  // Selects the row whose encoded body is `body` (against `bases`) straight
+  // from the body, when it is a plain row live at now (PlainRowView::LiveAt)
+  // with only columns `columns` keeps: *selected is then true and the row
+  // is the builder's selection (SelectedView, BuildSelected). Otherwise
+  // *selected is false and the row must go another way. Errors: a
+  // clustering that does not decode.
+  Status SelectPlainBody(const std::string& clustering, std::string_view body,
+                         const EncodingStats& bases, const ColumnFilter& columns, bool* selected);
+  // The row SelectPlainBody selected last, as BuildView and Build give it.
+  RowView SelectedView() const { return {values_, writetimes_, ttls_}; }
+  void BuildSelected(ResultRow* out) const;
 
   // "1, 'a'" for the partition key, "(1), 2" once a clustering is given:
   // Cassandra's rendering of a position in tombstone errors.
@@ -102,6 +118,11 @@ class ResultRowBuilder {
   // A plain row's view needs neither cell metadata nor statics: one loop
   // that cannot fail builds it.
   bool plain_fast_ = false;
+  bool selects_plain_bodies_ = false;
+  // SelectPlainBody: the slot of each regular column id selected (-1:
+  // not selected), and the slots of regular columns.
+  std::vector<int32_t> slot_by_id_;
+  std::vector<size_t> regular_slots_;
   std::vector<std::string> key_values_;  // serialized, per partition key column
   // The current row's clustering values, decoded by Build (kept so rows
   // reuse the buffers).

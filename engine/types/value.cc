@@ -2,6 +2,7 @@
 #include "cassette/value.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 
 #include "engine/types/collection_format.h"
@@ -134,20 +135,9 @@ int32_t ValueView::AsDate() const {
   return static_cast<int32_t>(DecodeBigEndian32(bytes_.data()) ^ 0x80000000u);
 }
 
-double ValueView::AsDouble() const {
-  if (bytes_.size() == 4) {
-    uint32_t bits = DecodeBigEndian32(bytes_.data());
-    float f;
-    std::memcpy(&f, &bits, 4);
-    return f;
-  }
-  if (bytes_.size() == 8) {
-    uint64_t bits = DecodeBigEndian64(bytes_.data());
-    double d;
-    std::memcpy(&d, &bits, 8);
-    return d;
-  }
-  return 0;
+double ValueView::AsFloat() const {
+  if (bytes_.size() != 4) return 0;
+  return std::bit_cast<float>(DecodeBigEndian32(bytes_.data()));
 }
 
 bool ValueView::AsBool() const { return !bytes_.empty() && bytes_[0] != 0; }

@@ -8,7 +8,9 @@
 #pragma once
 
 #include <array>
+#include <bit>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -138,9 +140,17 @@ class ValueView {
   std::string_view bytes() const { return bytes_; }
 
   // Typed accessors. REQUIRES: !is_null() and a matching type kind.
-  int64_t AsInt64() const;  // tinyint, smallint, int, bigint, counter, timestamp, time
-  int32_t AsDate() const;   // days since epoch
-  double AsDouble() const;  // float or double
+  int64_t AsInt64() const;   // tinyint, smallint, int, bigint, counter, timestamp, time
+  int32_t AsDate() const;    // days since epoch
+  double AsDouble() const {  // float or double (inline: streamed reads call it per row)
+    if (bytes_.size() == 8) {
+      uint64_t bits;
+      std::memcpy(&bits, bytes_.data(), 8);
+      if constexpr (std::endian::native == std::endian::little) bits = __builtin_bswap64(bits);
+      return std::bit_cast<double>(bits);
+    }
+    return AsFloat();
+  }
   bool AsBool() const;
   std::string_view AsString() const { return bytes_; }  // text, ascii, blob
   UuidBytes AsUuid() const;
@@ -153,6 +163,8 @@ class ValueView {
   Value ToValue() const;
 
  private:
+  double AsFloat() const;  // AsDouble of 4 bytes (0 for other sizes)
+
   const DataType* type_ = nullptr;
   bool null_ = true;
   std::string_view bytes_;
