@@ -1,5 +1,6 @@
 #include "engine/sstable/block_fetcher.h"
 
+#include "engine/sstable/chunk_buffer_pool.h"
 #include "engine/sstable/chunk_codec.h"
 
 namespace cassette {
@@ -49,11 +50,12 @@ Result<BlockRef> BlockFetcher::Chunk(uint64_t index) const {
   if (cache_ != nullptr) {
     if (BlockRef hit = cache_->Lookup(owner_, index)) return hit;
   }
-  std::string data;
-  CASSETTE_RETURN_IF_ERROR(LoadChunk(index, &data));
-  auto ref = std::make_shared<const std::string>(std::move(data));
+  // Into a recycled buffer: a miss neither allocates nor zero-fills one.
+  ChunkBufferPool::Buffer data = ChunkBufferPool::Default().Take();
+  CASSETTE_RETURN_IF_ERROR(LoadChunk(index, data.get()));
+  BlockRef ref = ChunkBufferPool::Share(std::move(data));
   if (cache_ != nullptr) cache_->Insert(owner_, index, ref);
-  return BlockRef(ref);
+  return ref;
 }
 
 Status BlockFetcher::VerifyChunk(uint64_t index) const {
