@@ -33,19 +33,25 @@ ResultRowBuilder::ResultRowBuilder(const TableSchema& schema, std::vector<size_t
     : schema_(schema),
       selection_(std::move(selection)),
       with_cell_metadata_(with_cell_metadata),
-      now_sec_(now_sec) {
-  // Position of each column in the partition key or clustering (by index
-  // into schema.columns()); 0 for other columns.
-  std::vector<size_t> key_position(schema.columns().size(), 0);
-  for (size_t i = 0; i < schema.partition_key().size(); ++i) {
-    key_position[schema.partition_key()[i]] = i;
-  }
-  for (size_t i = 0; i < schema.clustering().size(); ++i) key_position[schema.clustering()[i]] = i;
+      now_sec_(now_sec) {}
+
+void ResultRowBuilder::Prepare() {
+  prepared_ = true;
+  // A key column's position in the partition key or clustering.
+  auto key_position = [](const std::vector<size_t>& key, size_t index) {
+    return static_cast<size_t>(std::find(key.begin(), key.end(), index) - key.begin());
+  };
   for (size_t index : selection_) {
-    const ColumnDefinition& column = schema.columns()[index];
-    if (column.kind == ColumnKind::kClustering) needs_clustering_ = true;
+    const ColumnDefinition& column = schema_.columns()[index];
+    size_t position = 0;
+    if (column.kind == ColumnKind::kPartitionKey) {
+      position = key_position(schema_.partition_key(), index);
+    } else if (column.kind == ColumnKind::kClustering) {
+      position = key_position(schema_.clustering(), index);
+      needs_clustering_ = true;
+    }
     if (column.kind == ColumnKind::kRegular && column.type.IsMultiCell()) takes_plain_rows_ = false;
-    slots_.push_back({&column, key_position[index], 0});
+    slots_.push_back({&column, position, 0});
   }
   // Sized once: every row sets each slot, and its views point into these.
   values_.resize(selection_.size());
@@ -67,6 +73,7 @@ ResultRowBuilder::ResultRowBuilder(const TableSchema& schema, std::vector<size_t
     slot_by_id_[column.id] = static_cast<int32_t>(slot);
   }
 }
+
 std::vector<ColumnSpec> ResultRowBuilder::Columns() const {
   std::vector<ColumnSpec> specs;
   specs.reserve(selection_.size());
@@ -78,6 +85,7 @@ std::vector<ColumnSpec> ResultRowBuilder::Columns() const {
 }
 
 Status ResultRowBuilder::StartPartition(const DecoratedKey& key) {
+  if (!prepared_) Prepare();
   statics_ = Row{};
   CASSETTE_ASSIGN_OR_RETURN(key_values_, DeserializePartitionKey(schema_, key.key));
   if (key_values_.size() != schema_.partition_key().size()) {

@@ -36,7 +36,10 @@ class ResultRowBuilder {
 
   std::vector<ColumnSpec> Columns() const;
 
-  // Starts a partition: decodes its key (Corruption when malformed).
+  // Starts a partition: decodes its key (Corruption when malformed). The
+  // calls below need a partition started. (The builder's buffers are made
+  // by the first: a read that finds no partition, like a lookup of a
+  // missing one, allocates nothing here.)
   Status StartPartition(const DecoratedKey& key);
   // The partition's static row, already reduced to its live content.
   void SetStatics(Row live_static) { statics_ = std::move(live_static); }
@@ -78,6 +81,8 @@ class ResultRowBuilder {
   std::string DescribePosition(const std::string* clustering) const;
 
  private:
+  // The slots and buffers, made by the first StartPartition.
+  void Prepare();
   // Sets slot `slot` of the selection (and its buffer for a collection's
   // bytes) to the view of the column's value in `row` (null when absent),
   // and with cell metadata its WRITETIME and TTL.
@@ -104,6 +109,7 @@ class ResultRowBuilder {
   std::vector<size_t> selection_;
   bool with_cell_metadata_;
   int64_t now_sec_;
+  bool prepared_ = false;
   bool needs_clustering_ = false;
   bool takes_plain_rows_ = true;
   // Per selected column: its definition, its position in the partition key

@@ -129,9 +129,11 @@ inline constexpr uint32_t kMaxClusteringDeltaBytes = 8;
 bool AddClusteringDelta(std::string* clustering, uint64_t delta);
 
 template <class In>
-const char* ParseRowEntryHead(In& in, uint32_t version, std::string* clustering,
-                              EncodingStats* bases, uint64_t* body_length,
-                              std::string_view* timestamp_steps) {
+[[gnu::always_inline]] inline const char* ParseRowEntryHead(In& in, uint32_t version,
+                                                            std::string* clustering,
+                                                            EncodingStats* bases,
+                                                            uint64_t* body_length,
+                                                            std::string_view* timestamp_steps) {
   // Everything is read before anything changes, so that a caller parsing
   // in place can retry a head that straddles its input's end elsewhere.
   uint64_t shared_plus_one, delta = 0, unshared = 0;
