@@ -2,7 +2,8 @@
 // or an UPDATE's row, the commonest by far) written out on pointers, for the
 // read path's per-row loop. It hands each column to a callback, so a reader
 // that wants only some values takes them straight from the body without
-// listing every column first (ReadPlainRow lists them).
+// listing every column first (ReadPlainRow lists them), and decoding and
+// scanning build their own results from the same parse.
 #pragma once
 
 #include <cstdint>
@@ -22,6 +23,10 @@ struct PlainRowHead {
   int64_t timestamp = 0;
   int32_t ttl = 0;  // 0: none
   int64_t local_deletion_time = kNoDeletionTime;
+  // Where the varints of the timestamp, the TTL and the expiry end in the
+  // body (the first begins after the flags byte; the other two are 0
+  // without a TTL): what re-basing the body rewrites.
+  uint32_t time_ends[3] = {0, 0, 0};
 
   bool LiveAt(int64_t now_sec) const { return ttl == 0 || now_sec < local_deletion_time; }
 };
@@ -42,20 +47,23 @@ namespace plain_row_internal {
 
 }  // namespace plain_row_internal
 
-// Parses `body` whole as a plain row: sets *head, then calls
+// Parses a plain row from the front of *in: sets *head, then calls
 // `on_column(uint32_t id, bool row_ttl, std::string_view value)` for each
-// column in id order (value points into body). False for any body that is
-// not a plain row, well-formed or not (DecodeRowBody then decodes it or
-// reports it corrupt), and as soon as on_column returns false; the calls
-// made until then stand. Accepts exactly the bodies ReadPlainRow accepts
-// (it is ReadPlainRow's parse).
+// column in id order (value points into *in), and advances *in past the
+// row. False for any body that is not a plain row, well-formed or not
+// (the row parser then decodes it or reports it corrupt), and as soon as
+// on_column returns false; *in is then unchanged, and the calls made until
+// then stand. Every reader of plain rows goes through it (ReadPlainRow,
+// DecodeRowBody's and ScanRowBody's shortcuts, the result builder), so
+// they accept the same bodies.
 template <class OnColumn>
-[[gnu::always_inline]] inline bool ParsePlainRow(std::string_view body, const EncodingStats& stats,
+[[gnu::always_inline]] inline bool ParsePlainRow(std::string_view* in, const EncodingStats& stats,
                                                  PlainRowHead* head, OnColumn&& on_column) {
   using namespace row_format;
   using plain_row_internal::TakeVarint;
-  const char* p = body.data();
-  const char* const end = p + body.size();
+  const char* const begin = in->data();
+  const char* p = begin;
+  const char* const end = p + in->size();
   if (p == end) return false;
   const auto flags = static_cast<uint8_t>(*p++);
   const uint8_t shape = flags & ~kRowExpiringDefault;
@@ -65,16 +73,20 @@ template <class OnColumn>
   uint64_t u;
   if (!TakeVarint(&p, end, &u)) return false;
   head->timestamp = WrappingAdd(stats.min_timestamp, ZigZagDecode(u));
+  head->time_ends[0] = static_cast<uint32_t>(p - begin);
   head->ttl = 0;
   head->local_deletion_time = kNoDeletionTime;
+  head->time_ends[1] = head->time_ends[2] = 0;
   if (flags & kRowExpiringDefault) {
     if (!TakeVarint(&p, end, &u)) return false;
     const int64_t ttl = WrappingAdd(stats.min_ttl, ZigZagDecode(u));
     if (ttl <= 0 || ttl > std::numeric_limits<int32_t>::max()) return false;
     head->ttl = static_cast<int32_t>(ttl);
+    head->time_ends[1] = static_cast<uint32_t>(p - begin);
     if (!TakeVarint(&p, end, &u)) return false;
     head->local_deletion_time = WrappingAdd(stats.min_local_deletion_time, ZigZagDecode(u));
     if (head->local_deletion_time == kNoDeletionTime) return false;
+    head->time_ends[2] = static_cast<uint32_t>(p - begin);
   }
   head->has_marker = (flags & kRowHasMarker) != 0;
   if (head->has_marker && head->timestamp == kNoTimestamp) return false;
@@ -109,7 +121,8 @@ template <class OnColumn>
     }
     if (!on_column(static_cast<uint32_t>(id), row_ttl, value)) return false;
   }
-  return p == end;
+  in->remove_prefix(static_cast<size_t>(p - begin));
+  return true;
 }
 
 }  // namespace cassette

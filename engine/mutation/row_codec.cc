@@ -639,126 +639,40 @@ void EncodeRowBody(const Row& row, const EncodingStats& stats, std::string* out)
 
 namespace {
 
-// The start of a plain row (ScanPlainRow, DecodePlainRow): flags, then
-// the defaults (a marker's or an UPDATE's), read from *in at the front of
-// `body`; each time value is recorded in fields (at most 3) unless fields
-// is null (only re-basing needs them). False for any other start.
-// Inlined: the reads of plain rows spend most of their time here, and
-// inlined the unused field recording drops out.
-[[gnu::always_inline]] inline bool GetPlainRowHeader(std::string_view body, std::string_view* in,
-                                                     const EncodingStats& stats, uint8_t* flags,
-                                                     RowDefaults* d, DeltaField* fields,
-                                                     int* nfields) {
-  if (in->empty()) return false;
-  *flags = static_cast<uint8_t>((*in)[0]);
-  in->remove_prefix(1);
-  const uint8_t shape = *flags & ~kRowExpiringDefault;
-  if (shape != (kRowHasMarker | kRowHasColumns) && shape != (kRowHasDefault | kRowHasColumns)) {
-    return false;
-  }
-  auto delta = [&](int64_t base, DeltaField::Base kind, int64_t* v) {
-    const auto begin = static_cast<uint32_t>(in->data() - body.data());
-    uint64_t u;
-    if (!GetVarint64(in, &u)) return false;
-    *v = WrappingAdd(base, ZigZagDecode(u));
-    if (fields != nullptr) {
-      fields[(*nfields)++] = {begin, static_cast<uint32_t>(in->data() - body.data()), kind, *v};
-    }
-    return true;
-  };
-  d->present = true;
-  if (!delta(stats.min_timestamp, DeltaField::kTimestamp, &d->timestamp)) return false;
-  if (*flags & kRowExpiringDefault) {
-    int64_t ttl;
-    if (!delta(stats.min_ttl, DeltaField::kTtl, &ttl)) return false;
-    if (ttl <= 0 || ttl > std::numeric_limits<int32_t>::max()) return false;
-    d->ttl = static_cast<int32_t>(ttl);
-    if (!delta(stats.min_local_deletion_time, DeltaField::kLocalDeletionTime,
-               &d->local_deletion_time) ||
-        d->local_deletion_time == kNoDeletionTime) {
-      return false;
-    }
-  }
-  return !((*flags & kRowHasMarker) && d->timestamp == kNoTimestamp);
-}
-
-// A simple column of a plain row (ScanPlainRow, DecodePlainRow): its
-// cell takes the row's timestamp, and its TTL (row_ttl) or none.
-struct EncodedPlainColumn {
-  uint32_t id = 0;
-  bool row_ttl = false;
-  std::string_view value;
-};
-
-// Reads one from the front of *in; false for anything else (the parser
-// then decides). *next_id is the smallest id the column may have.
-[[gnu::always_inline]] inline bool GetPlainColumn(std::string_view* in, uint64_t* next_id,
-                                                  EncodedPlainColumn* col) {
-  uint64_t delta_id;
-  if (!GetVarint64(in, &delta_id) || in->empty()) return false;
-  const uint64_t id = *next_id + delta_id;
-  if (delta_id > std::numeric_limits<uint32_t>::max() ||
-      id > std::numeric_limits<uint32_t>::max()) {
-    return false;
-  }
-  *next_id = id + 1;
-  col->id = static_cast<uint32_t>(id);
-  const auto cell_flags = static_cast<uint8_t>((*in)[0]);
-  in->remove_prefix(1);
-  const uint8_t kind = cell_flags & ~kCellEmptyValue;
-  if (kind == (kCellUseRowTimestamp | kCellUseRowTtl)) {
-    col->row_ttl = true;
-  } else if (kind != kCellUseRowTimestamp) {
-    return false;
-  }
-  col->value = {};
-  if (!(cell_flags & kCellEmptyValue)) {
-    uint64_t n;
-    if (!GetVarint64(in, &n) || n == 0 || n > in->size()) return false;
-    col->value = in->substr(0, n);
-    in->remove_prefix(n);
-  }
-  return true;
-}
-
 // DecodeRowBody's shortcut for the commonest rows (those ScanPlainRow
 // takes: a marker or defaults, no deletion, simple columns whose cells
 // take the row's timestamp and its TTL or none). Returns false for any
 // other body, well-formed or not, having set only column slots (which the
 // parser then redefines); it decodes exactly what the parser would.
 bool DecodePlainRow(std::string_view* body, const EncodingStats& stats, Row* row) {
-  std::string_view in = *body;
-  uint8_t flags;
-  RowDefaults d;
-  if (!GetPlainRowHeader(*body, &in, stats, &flags, &d, nullptr, nullptr)) return false;
-  uint64_t ncols;
-  if (!GetVarint64(&in, &ncols) || ncols == 0 || ncols > in.size()) return false;
+  PlainRowHead head;
   const size_t reusable = row->columns.size();
-  uint64_t next_id = 0;
-  for (uint64_t i = 0; i < ncols; ++i) {
-    EncodedPlainColumn plain;
-    if (!GetPlainColumn(&in, &next_id, &plain)) return false;
-    CellFields f;
-    f.timestamp = d.timestamp;
-    if (plain.row_ttl) {
-      f.ttl = d.ttl;
-      f.local_deletion_time = d.local_deletion_time;
-    }
-    f.value = plain.value;
-    ColumnData* col = i < reusable ? &row->columns[i] : &row->columns.emplace_back();
-    col->column_id = plain.id;
-    col->is_complex = false;
-    col->complex_deletion = DeletionTime::Live();
-    col->cells.resize(1);
-    Cell& c = col->cells[0];
-    c.path.clear();
-    AssignCell(f, &c);
-  }
-  if (ncols < row->columns.size()) row->columns.resize(ncols);
-  row->marker = (flags & kRowHasMarker) ? LivenessInfo{d.timestamp, d.ttl, d.local_deletion_time}
-                                        : LivenessInfo{};
+  size_t n = 0;
+  const bool plain =
+      ParsePlainRow(body, stats, &head, [&](uint32_t id, bool row_ttl, std::string_view value) {
+        CellFields f;
+        f.timestamp = head.timestamp;
+        if (row_ttl) {
+          f.ttl = head.ttl;
+          f.local_deletion_time = head.local_deletion_time;
+        }
+        f.value = value;
+        ColumnData* col = n < reusable ? &row->columns[n] : &row->columns.emplace_back();
+        ++n;
+        col->column_id = id;
+        col->is_complex = false;
+        col->complex_deletion = DeletionTime::Live();
+        col->cells.resize(1);
+        Cell& c = col->cells[0];
+        c.path.clear();
+        AssignCell(f, &c);
+        return true;
+      });
+  if (!plain) return false;
+  if (n < row->columns.size()) row->columns.resize(n);
+  row->marker = head.has_marker ? LivenessInfo{head.timestamp, head.ttl, head.local_deletion_time}
+                                : LivenessInfo{};
   row->deletion = DeletionTime::Live();
-  *body = in;
   return true;
 }
 
@@ -768,13 +682,13 @@ bool ReadPlainRow(std::string_view body, const EncodingStats& stats, PlainRowVie
   PlainRowHead head;
   size_t n = 0;
   const bool plain =
-      ParsePlainRow(body, stats, &head, [&](uint32_t id, bool row_ttl, std::string_view value) {
+      ParsePlainRow(&body, stats, &head, [&](uint32_t id, bool row_ttl, std::string_view value) {
         // Sized from the rows before: a table's rows mostly have the same columns.
         if (n == row->columns.size()) row->columns.emplace_back();
         row->columns[n++] = {id, row_ttl, value};
         return true;
       });
-  if (!plain) return false;
+  if (!plain || !body.empty()) return false;
   row->columns.resize(n);
   row->has_marker = head.has_marker;
   row->timestamp = head.timestamp;
@@ -799,30 +713,27 @@ namespace {
 // parser then decides, so both accept and reject exactly the same bodies
 // (and give the same summary: the tests compare them).
 bool ScanPlainRow(std::string_view in, const EncodingStats& stats, RowBodyScan* scan) {
-  const std::string_view body = in;
-  uint8_t flags;
-  RowDefaults d;
-  DeltaField fields[3];
-  int nfields = 0;
-  if (!GetPlainRowHeader(body, &in, stats, &flags, &d, fields, &nfields)) return false;
-  uint64_t ncols;
-  if (!GetVarint64(&in, &ncols) || ncols == 0) return false;
+  PlainRowHead head;
+  uint64_t ncols = 0;
   // Cells taking the row's TTL, and the others (live, no TTL).
   uint64_t with_ttl = 0;
-  uint64_t next_id = 0;
-  for (uint64_t i = 0; i < ncols; ++i) {
-    EncodedPlainColumn col;
-    if (!GetPlainColumn(&in, &next_id, &col)) return false;
-    if (col.row_ttl) ++with_ttl;
+  if (!ParsePlainRow(&in, stats, &head,
+                     [&](uint32_t, bool row_ttl, std::string_view) {
+                       ++ncols;
+                       if (row_ttl) ++with_ttl;
+                       return true;
+                     }) ||
+      !in.empty()) {
+    return false;
   }
-  if (!in.empty()) return false;
+  const RowDefaults d{true, head.timestamp, head.ttl, head.local_deletion_time};
 
   // The summary ScanSink gives such a row: every cell is at the row's
   // timestamp, with the row's TTL and expiry or with none.
   ScanSink sink(scan);
   LivenessInfo marker;
-  if (flags & kRowHasMarker) marker = {d.timestamp, d.ttl, d.local_deletion_time};
-  sink.Header(flags, d, marker, DeletionTime::Live());
+  if (head.has_marker) marker = {d.timestamp, d.ttl, d.local_deletion_time};
+  sink.Header(0, d, marker, DeletionTime::Live());
   sink.ColumnCount(ncols);
   const uint64_t live = ncols - with_ttl;
   scan->cells = ncols;
@@ -852,7 +763,14 @@ bool ScanPlainRow(std::string_view in, const EncodingStats& stats, RowBodyScan* 
       scan->tombstones = with_ttl;
     }
   }
-  scan->fields.assign(fields, fields + nfields);
+  // Where re-basing rewrites the time values: the timestamp after the
+  // flags byte, then with a TTL the TTL and the expiry.
+  scan->fields.push_back({1, head.time_ends[0], DeltaField::kTimestamp, head.timestamp});
+  if (head.ttl > 0) {
+    scan->fields.push_back({head.time_ends[0], head.time_ends[1], DeltaField::kTtl, head.ttl});
+    scan->fields.push_back({head.time_ends[1], head.time_ends[2], DeltaField::kLocalDeletionTime,
+                            head.local_deletion_time});
+  }
   return true;
 }
 

@@ -60,12 +60,17 @@ void ResultRowBuilder::Prepare() {
     ttls_.resize(selection_.size());
   }
   collection_bytes_.resize(selection_.size());
-  plain_fast_ = !with_cell_metadata_ &&
-                std::none_of(slots_.begin(), slots_.end(),
-                             [](const Slot& s) { return s.column->kind == ColumnKind::kStatic; });
-  selects_plain_bodies_ = takes_plain_rows_ && plain_fast_;
+  // A plain body can be selected straight into the slots unless a value
+  // needs more than the body: cell metadata, a static row.
+  selects_plain_bodies_ = takes_plain_rows_ && !with_cell_metadata_ &&
+                          std::none_of(slots_.begin(), slots_.end(), [](const Slot& s) {
+                            return s.column->kind == ColumnKind::kStatic;
+                          });
   for (size_t slot = 0; slot < slots_.size(); ++slot) {
     const ColumnDefinition& column = *slots_[slot].column;
+    if (column.kind == ColumnKind::kPartitionKey || column.kind == ColumnKind::kClustering) {
+      key_slots_.push_back(slot);
+    }
     if (column.kind != ColumnKind::kRegular) continue;
     regular_slots_.push_back(slot);
     if (column.id >= slot_by_id_.size()) slot_by_id_.resize(column.id + 1, -1);
@@ -96,35 +101,39 @@ Status ResultRowBuilder::StartPartition(const DecoratedKey& key) {
   return Status::OK();
 }
 
-template <class SetRegular>
-Status ResultRowBuilder::Select(const std::string* clustering, SetRegular set_regular) {
+Status ResultRowBuilder::SelectKeyColumns(const std::string* clustering) {
   size_t clustering_values = 0;
   if (needs_clustering_ && clustering != nullptr) {
     CASSETTE_RETURN_IF_ERROR(DecodeClustering(schema_, *clustering, &clustering_));
     clustering_values = clustering_.size();
   }
-  for (size_t slot = 0; slot < slots_.size(); ++slot) {
+  for (size_t slot : key_slots_) {
     const Slot& s = slots_[slot];
-    switch (s.column->kind) {
-      case ColumnKind::kPartitionKey:
-        values_[slot] = ValueView(s.column->type, key_values_[s.key_position]);
-        break;
-      case ColumnKind::kClustering:
-        values_[slot] = s.key_position < clustering_values
-                            ? ValueView(s.column->type, clustering_[s.key_position])
-                            : ValueView::Null(s.column->type);
-        break;
-      case ColumnKind::kStatic:
-        CASSETTE_RETURN_IF_ERROR(SetColumnValue(*s.column, &statics_, slot));
-        continue;
-      case ColumnKind::kRegular:
-        CASSETTE_RETURN_IF_ERROR(set_regular(slot));
-        continue;
+    if (s.column->kind == ColumnKind::kPartitionKey) {
+      values_[slot] = ValueView(s.column->type, key_values_[s.key_position]);
+    } else {
+      values_[slot] = s.key_position < clustering_values
+                          ? ValueView(s.column->type, clustering_[s.key_position])
+                          : ValueView::Null(s.column->type);
     }
     // Key columns have neither WRITETIME nor TTL.
     if (with_cell_metadata_) {
       writetimes_[slot].reset();
       ttls_[slot].reset();
+    }
+  }
+  return Status::OK();
+}
+
+template <class SetRegular>
+Status ResultRowBuilder::Select(const std::string* clustering, SetRegular set_regular) {
+  CASSETTE_RETURN_IF_ERROR(SelectKeyColumns(clustering));
+  for (size_t slot = 0; slot < slots_.size(); ++slot) {
+    const Slot& s = slots_[slot];
+    if (s.column->kind == ColumnKind::kStatic) {
+      CASSETTE_RETURN_IF_ERROR(SetColumnValue(*s.column, &statics_, slot));
+    } else if (s.column->kind == ColumnKind::kRegular) {
+      CASSETTE_RETURN_IF_ERROR(set_regular(slot));
     }
   }
   return Status::OK();
@@ -139,35 +148,6 @@ Status ResultRowBuilder::BuildView(const Row* live_row, RowView* view) {
 Status ResultRowBuilder::BuildView(const std::string& clustering, const PlainRowView& row,
                                    RowView* view) {
   *view = {values_, writetimes_, ttls_};
-  if (plain_fast_) {
-    // Every row of a read comes here: one loop that cannot fail, instead of
-    // Select's per-column calls and statuses.
-    size_t clustering_values = 0;
-    if (needs_clustering_) {
-      CASSETTE_RETURN_IF_ERROR(DecodeClustering(schema_, clustering, &clustering_));
-      clustering_values = clustering_.size();
-    }
-    const PlainRowView::Column* columns = row.columns.data();
-    const size_t n = row.columns.size();
-    for (size_t slot = 0; slot < slots_.size(); ++slot) {
-      Slot& s = slots_[slot];
-      const DataType& type = s.column->type;
-      switch (s.column->kind) {
-        case ColumnKind::kPartitionKey:
-          values_[slot] = ValueView(type, key_values_[s.key_position]);
-          break;
-        case ColumnKind::kClustering:
-          values_[slot] = s.key_position < clustering_values
-                              ? ValueView(type, clustering_[s.key_position])
-                              : ValueView::Null(type);
-          break;
-        default:
-          values_[slot] = PlainValue(&s, columns, n);
-          break;
-      }
-    }
-    return Status::OK();
-  }
   return Select(&clustering, [&](size_t slot) {
     SetPlainValue(slot, row);
     return Status::OK();
@@ -183,33 +163,19 @@ Status ResultRowBuilder::SelectPlainBody(const std::string& clustering, std::str
   PlainRowHead head;
   const int32_t* slot_by_id = slot_by_id_.data();
   const size_t ids = slot_by_id_.size();
-  const bool plain =
-      ParsePlainRow(body, bases, &head, [&](uint32_t id, bool /*row_ttl*/, std::string_view value) {
-        if (!columns.Keeps(id)) return false;  // a dropped column: the row needs filtering
-        if (id < ids && slot_by_id[id] >= 0) {
-          const auto slot = static_cast<size_t>(slot_by_id[id]);
-          values_[slot] = ValueView(slots_[slot].column->type, value);
-        }
-        return true;
-      });
-  if (!plain || !head.LiveAt(now_sec_)) return Status::OK();
-  if (regular_slots_.size() != slots_.size()) {
-    size_t clustering_values = 0;
-    if (needs_clustering_) {
-      CASSETTE_RETURN_IF_ERROR(DecodeClustering(schema_, clustering, &clustering_));
-      clustering_values = clustering_.size();
-    }
-    for (const Slot& s : slots_) {
-      const size_t slot = static_cast<size_t>(&s - slots_.data());
-      if (s.column->kind == ColumnKind::kPartitionKey) {
-        values_[slot] = ValueView(s.column->type, key_values_[s.key_position]);
-      } else if (s.column->kind == ColumnKind::kClustering) {
-        values_[slot] = s.key_position < clustering_values
-                            ? ValueView(s.column->type, clustering_[s.key_position])
-                            : ValueView::Null(s.column->type);
-      }
-    }
-  }
+  const bool plain = ParsePlainRow(&body, bases, &head,
+                                   [&](uint32_t id, bool /*row_ttl*/, std::string_view value) {
+                                     if (!columns.Keeps(id))
+                                       return false;  // a dropped column: the row needs filtering
+                                     if (id < ids && slot_by_id[id] >= 0) {
+                                       const auto slot = static_cast<size_t>(slot_by_id[id]);
+                                       values_[slot] = ValueView(slots_[slot].column->type, value);
+                                     }
+                                     return true;
+                                   });
+  if (!plain || !body.empty() || !head.LiveAt(now_sec_)) return Status::OK();
+  // Guarded: most selections have no key column, and a call per row shows.
+  if (!key_slots_.empty()) CASSETTE_RETURN_IF_ERROR(SelectKeyColumns(&clustering));
   *selected = true;
   return Status::OK();
 }

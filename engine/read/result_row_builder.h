@@ -92,11 +92,9 @@ class ResultRowBuilder {
   // The regular column of slot `s` in a plain row's `columns`, or null.
   static const PlainRowView::Column* FindPlainColumn(Slot* s, const PlainRowView::Column* columns,
                                                      size_t n);
-  static ValueView PlainValue(Slot* s, const PlainRowView::Column* columns, size_t n) {
-    const PlainRowView::Column* found = FindPlainColumn(s, columns, n);
-    return found != nullptr ? ValueView(s->column->type, found->value)
-                            : ValueView::Null(s->column->type);
-  }
+  // Sets the partition key and clustering columns' slots (`clustering`
+  // null: a key-only row). Errors: a clustering that does not decode.
+  Status SelectKeyColumns(const std::string* clustering);
   // The view of the selected columns; `set_regular(slot)` sets a regular
   // column's. `clustering` is null for a key-only row.
   template <class SetRegular>
@@ -121,14 +119,13 @@ class ResultRowBuilder {
     size_t plain_hint;
   };
   std::vector<Slot> slots_;
-  // A plain row's view needs neither cell metadata nor statics: one loop
-  // that cannot fail builds it.
-  bool plain_fast_ = false;
   bool selects_plain_bodies_ = false;
-  // SelectPlainBody: the slot of each regular column id selected (-1:
-  // not selected), and the slots of regular columns.
-  std::vector<int32_t> slot_by_id_;
+  // The slots of the partition key and clustering columns, and of the
+  // regular columns; the slot of each regular column id selected (-1: not
+  // selected), for SelectPlainBody.
+  std::vector<size_t> key_slots_;
   std::vector<size_t> regular_slots_;
+  std::vector<int32_t> slot_by_id_;
   std::vector<std::string> key_values_;  // serialized, per partition key column
   // The current row's clustering values, decoded by Build (kept so rows
   // reuse the buffers).
