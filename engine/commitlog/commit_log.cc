@@ -1,11 +1,13 @@
 #include "engine/commitlog/commit_log.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "engine/commitlog/commit_log_format.h"
 #include "engine/commitlog/commit_log_segment_writer.h"
 #include "engine/commitlog/commit_log_sync_policy.h"
 #include "engine/env/background_thread.h"
+#include "engine/env/durable_directory.h"
 
 namespace cassette {
 namespace {
@@ -50,7 +52,7 @@ Result<std::unique_ptr<CommitLog>> CommitLog::Open(FileSystem* fs, Clock* clock,
     // every record.
     return Status::InvalidArgument("commit log segment ids start at 1");
   }
-  CASSETTE_RETURN_IF_ERROR(fs->CreateDirs(options.dir));
+  CASSETTE_RETURN_IF_ERROR(CreateDirsDurably(fs, options.dir));
   CASSETTE_ASSIGN_OR_RETURN(std::unique_ptr<CommitLogSegmentWriter> active,
                             CommitLogSegmentWriter::Create(fs, options.dir, first_segment_id));
   std::unique_ptr<CommitLog> log(new CommitLog(fs, clock, std::move(options), std::move(active)));
@@ -67,11 +69,11 @@ CommitLog::CommitLog(FileSystem* fs, Clock* clock, CommitLogOptions options,
     : fs_(fs),
       clock_(clock),
       options_(std::move(options)),
-      last_position_{active->id(), active->size()},
+      last_position_{active->id(), active->records_end()},
       active_id_(active->id()),
       active_(std::move(active)),
       last_sync_nanos_(clock->MonotonicNanos()) {
-  segments_[active_id_] = std::nullopt;
+  segments_[active_id_] = SegmentInfo{};
 }
 
 CommitLog::~CommitLog() { Close().IgnoreError(); }
@@ -169,7 +171,7 @@ void CommitLog::Lead(std::unique_lock<std::mutex>* l) {
     const int64_t now = clock_->MonotonicNanos();
     l->lock();
     if (!s.ok()) break;
-    last_position_ = CommitLogPosition{active_->id(), active_->size()};
+    last_position_ = CommitLogPosition{active_->id(), active_->records_end()};
     SyncFacts facts;
     facts.mode = options_.sync;
     facts.sync_period_ms = options_.sync_period_ms;
@@ -182,12 +184,29 @@ void CommitLog::Lead(std::unique_lock<std::mutex>* l) {
     decision = DecideSync(facts);
     if (decision != SyncDecision::kAbsorb) break;
   }
-  if (s.ok() && decision == SyncDecision::kSync) {
+  if (s.ok() && close_requested) {
+    // A clean close seals the segment: the next run starts a new one, and
+    // this one then ends as every non-last segment must.
+    l->unlock();
+    const bool had_unsynced = active_->unsynced();
+    s = active_->Seal();
+    if (s.ok() && had_unsynced) sync_count_.fetch_add(1, std::memory_order_relaxed);
+    l->lock();
+  } else if (s.ok() && decision == SyncDecision::kSync) {
     l->unlock();
     s = SyncActive();
     l->lock();
   }
-  if (!s.ok() && error_.ok()) error_ = s;
+  if (!s.ok() && error_.ok()) {
+    l->unlock();
+    const bool recovered = Recovered();
+    l->lock();
+    // Records of earlier passes of this group that reached the file stay;
+    // their writers are told of the failure all the same (the record may
+    // or may not be in the log), and nothing after the cut is acknowledged.
+    last_position_ = CommitLogPosition{active_->id(), active_->records_end()};
+    if (!recovered) error_ = s;
+  }
   if (close_requested) {
     Status c = active_->Close();
     closed_ = true;
@@ -205,19 +224,25 @@ void CommitLog::Lead(std::unique_lock<std::mutex>* l) {
 
 Status CommitLog::WriteRecords(const std::vector<Writer*>& batch) {
   scratch_.clear();
+  uint64_t scratch_records = 0;
+  auto write_scratch = [&]() -> Status {
+    if (scratch_.empty()) return Status::OK();
+    CASSETTE_RETURN_IF_ERROR(active_->Append(scratch_, scratch_records));
+    scratch_.clear();
+    scratch_records = 0;
+    return Status::OK();
+  };
   uint64_t framed_total = 0;
   for (Writer* w : batch) {
     if (w->kind == Writer::Kind::kRoll) {
       // The records queued before it count: write them out first, so the
       // check sees the segment's true end.
-      if (!scratch_.empty()) {
-        CASSETTE_RETURN_IF_ERROR(active_->Append(scratch_));
-        scratch_.clear();
-      }
-      // Equal ids and no byte past pos: nothing was appended since pos. A
-      // header-only segment has nothing to drop.
-      if (active_->id() == w->roll_before.segment_id && active_->size() <= w->roll_before.offset &&
-          active_->size() > kCommitLogSegmentHeaderSize) {
+      CASSETTE_RETURN_IF_ERROR(write_scratch());
+      // Equal ids and no record past pos: nothing was appended since pos
+      // (markers do not count). A segment without records has nothing to
+      // drop.
+      if (active_->id() == w->roll_before.segment_id &&
+          active_->records_end() <= w->roll_before.offset && active_->has_records()) {
         CASSETTE_RETURN_IF_ERROR(Roll());
         w->rolled = true;
       }
@@ -225,18 +250,19 @@ Status CommitLog::WriteRecords(const std::vector<Writer*>& batch) {
     }
     if (w->kind != Writer::Kind::kRecord) continue;
     const uint64_t framed = w->record.size() + kCommitLogRecordOverhead;
-    if (active_->size() + scratch_.size() + framed > options_.segment_size) {
-      if (!scratch_.empty()) {
-        CASSETTE_RETURN_IF_ERROR(active_->Append(scratch_));
-        scratch_.clear();
-      }
+    // Room is kept for the sync marker before the seal and the seal itself.
+    if (active_->size() + scratch_.size() + framed + 2 * kCommitLogMarkerSize >
+            options_.segment_size &&
+        (active_->has_records() || scratch_records > 0)) {
+      CASSETTE_RETURN_IF_ERROR(write_scratch());
       CASSETTE_RETURN_IF_ERROR(Roll());
     }
     EncodeCommitLogRecord(w->record, &scratch_);
+    ++scratch_records;
     w->position = CommitLogPosition{active_->id(), active_->size() + scratch_.size()};
     framed_total += framed;
   }
-  if (!scratch_.empty()) CASSETTE_RETURN_IF_ERROR(active_->Append(scratch_));
+  CASSETTE_RETURN_IF_ERROR(write_scratch());
   if (scratch_.capacity() > 4 * kMaxPassBytes) std::string().swap(scratch_);
   CASSETTE_RETURN_IF_ERROR(active_->Flush());
   CASSETTE_RETURN_IF_ERROR(active_->StartWritebackEvery(kWritebackBytes));
@@ -245,22 +271,35 @@ Status CommitLog::WriteRecords(const std::vector<Writer*>& batch) {
 }
 
 Status CommitLog::Roll() {
-  // Only the active segment may hold unsynced bytes: replay treats damage
-  // in any earlier segment as corruption, not as a torn write.
-  CASSETTE_RETURN_IF_ERROR(SyncActive());
-  CASSETTE_RETURN_IF_ERROR(active_->Close());
+  // Only the active segment may hold unsynced bytes, and every other one
+  // ends with its seal: replay treats damage in any earlier segment, or a
+  // missing seal, as corruption, not as a torn write. Sealed before the
+  // next one exists, so a crash in between leaves a sealed last segment.
+  const bool had_unsynced = active_->unsynced();
+  CASSETTE_RETURN_IF_ERROR(active_->Seal());
+  if (had_unsynced) sync_count_.fetch_add(1, std::memory_order_relaxed);
+  last_sync_nanos_ = clock_->MonotonicNanos();
   const uint64_t sealed_id = active_->id();
-  const uint64_t sealed_size = active_->size();
+  // If this fails the sealed segment stays active: records appended to it
+  // after its seal are sealed again by the next roll.
   CASSETTE_ASSIGN_OR_RETURN(std::unique_ptr<CommitLogSegmentWriter> next,
                             CommitLogSegmentWriter::Create(fs_, options_.dir, sealed_id + 1));
+  Status closed = active_->Close();
   {
     std::lock_guard<std::mutex> g(mu_);
-    segments_[sealed_id] = sealed_size;
-    segments_[next->id()] = std::nullopt;
+    segments_[sealed_id].records_end = active_->records_end();
+    segments_[next->id()] = SegmentInfo{};
     active_id_ = next->id();
   }
   active_ = std::move(next);
-  return Status::OK();
+  return closed;
+}
+
+bool CommitLog::Recovered() {
+  // A failed fsync leaves the file's content unknown; only a failed write
+  // can be taken back.
+  if (active_->sync_failed()) return false;
+  return active_->Rewind().ok();
 }
 
 Status CommitLog::SyncActive() {
@@ -279,35 +318,61 @@ CommitLogPosition CommitLog::CurrentPosition() const {
   return last_position_;
 }
 
-std::string CommitLog::SegmentPath(uint64_t id) const {
-  return options_.dir + "/" + CommitLogSegmentFileName(id);
+std::string CommitLog::SegmentPath(uint64_t id, uint32_t version) const {
+  return options_.dir + "/" + CommitLogSegmentFileName(version, id);
 }
 
-Status CommitLog::DiscardSegmentsBefore(CommitLogPosition pos) {
-  std::vector<std::pair<uint64_t, std::optional<uint64_t>>> candidates;
+Status CommitLog::DiscardSegmentsBefore(CommitLogPosition pos,
+                                        const std::function<Status(uint64_t)>& before_delete) {
+  std::vector<std::pair<uint64_t, SegmentInfo>> candidates;
+  uint64_t active_id = 0;
   {
     std::lock_guard<std::mutex> g(mu_);
-    for (const auto& [id, size] : segments_) {
+    active_id = active_id_;
+    for (const auto& [id, info] : segments_) {
       if (id > pos.segment_id) break;
-      if (id != active_id_) candidates.emplace_back(id, size);
+      if (id != active_id_) candidates.emplace_back(id, info);
     }
   }
   Status first_error;
-  std::vector<uint64_t> deleted;
-  for (auto& [id, size] : candidates) {
-    const std::string path = SegmentPath(id);
+  std::vector<std::pair<uint64_t, std::string>> deletable;
+  for (auto& [id, info] : candidates) {
+    const std::string path = SegmentPath(id, info.version);
     if (id == pos.segment_id) {
-      // Deletable only if pos is at or past its end.
-      if (!size) {
+      // Deletable only if pos is at or past its last record. An adopted
+      // segment's records end is not known without reading it; its size
+      // (markers included) is an upper bound.
+      std::optional<uint64_t> end = info.records_end;
+      if (!end) {
         Result<uint64_t> r = fs_->GetFileSize(path);
         if (!r.ok() && !r.status().IsNotFound()) {
           if (first_error.ok()) first_error = r.status();
           continue;
         }
-        size = r.ok() ? *r : 0;
+        end = r.ok() ? *r : 0;
       }
-      if (pos.offset < *size) continue;
+      if (pos.offset < *end) continue;
     }
+    deletable.emplace_back(id, path);
+  }
+  if (deletable.empty()) return first_error;
+  if (before_delete) {
+    uint64_t first_kept = active_id;
+    {
+      std::lock_guard<std::mutex> g(mu_);
+      for (const auto& [id, info] : segments_) {
+        const bool going = std::any_of(deletable.begin(), deletable.end(),
+                                       [&](const auto& d) { return d.first == id; });
+        if (!going) {
+          first_kept = id;
+          break;
+        }
+      }
+    }
+    CASSETTE_RETURN_IF_ERROR(before_delete(first_kept));
+  }
+  std::vector<uint64_t> deleted;
+  for (const auto& [id, path] : deletable) {
     Status s = fs_->DeleteFile(path);
     if (s.ok() || s.IsNotFound()) {
       deleted.push_back(id);
@@ -334,9 +399,11 @@ std::vector<uint64_t> CommitLog::SegmentIds() const {
   return ids;
 }
 
-void CommitLog::AdoptSegments(std::vector<uint64_t> ids) {
+void CommitLog::AdoptSegments(const std::vector<CommitLogSegmentFile>& files) {
   std::lock_guard<std::mutex> g(mu_);
-  for (uint64_t id : ids) segments_.try_emplace(id, std::nullopt);
+  for (const CommitLogSegmentFile& file : files) {
+    segments_.try_emplace(file.id, SegmentInfo{file.version, std::nullopt});
+  }
 }
 
 size_t CommitLog::TEST_QueuedWriters() const {

@@ -14,10 +14,14 @@
 // - group: as batch, but while writers keep arriving fsyncs happen at most
 //   once per group_window_ms.
 //
-// Failure: once a write or fsync fails the log stops accepting records and
-// every later Append/Sync returns that first error. After a failed fsync the
-// kernel may have dropped the dirty pages, so retrying could acknowledge
-// data that is not on disk; the database must reopen and replay instead.
+// Failure: a write that fails (a full disk) fails the Appends it carried,
+// and the segment is cut back to the records written before it
+// (CommitLogSegmentWriter::Rewind), so the log takes records again once
+// there is room. Once an fsync fails, or the cut itself fails, the log
+// stops accepting records and every later Append/Sync returns that first
+// error: after a failed fsync the kernel may have dropped the dirty pages,
+// so retrying could acknowledge data that is not on disk; the database
+// must reopen and replay instead.
 //
 // Thread safety: safe for concurrent access from multiple threads without
 // any external synchronization. Records are appended in one total order and
@@ -28,6 +32,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -39,10 +44,11 @@
 #include "cassette/clock.h"
 #include "cassette/file_system.h"
 #include "cassette/status.h"
+#include "engine/commitlog/commit_log_format.h"
 #include "engine/commitlog/commit_log_options.h"
 #include "engine/commitlog/commit_log_position.h"
 // The recovery half of the API (ReplayCommitLog, ListCommitLogSegments,
-// RepairCommitLogTail), which every user of CommitLog also needs.
+// SealCommitLogTail), which every user of CommitLog also needs.
 #include "engine/commitlog/commit_log_replay.h"  // IWYU pragma: export
 
 namespace cassette {
@@ -81,10 +87,15 @@ class CommitLog {
   // segment's header before the first record).
   CommitLogPosition CurrentPosition() const;
 
-  // Deletes every segment other than the active one whose whole content is
-  // before `pos` (every table has flushed past it), then fsyncs the
-  // directory. A segment already missing counts as deleted.
-  Status DiscardSegmentsBefore(CommitLogPosition pos);
+  // Deletes every segment other than the active one whose records all end
+  // at or before `pos` (every table has flushed past it), then fsyncs the
+  // directory. A segment already missing counts as deleted. When it is
+  // about to delete something it first calls before_delete (if set) with
+  // the lowest id that will remain, and deletes nothing if that fails: the
+  // database records that bound durably, so that a missing segment at
+  // or after it is known to be a loss (ReplayOptions::first_required_segment).
+  Status DiscardSegmentsBefore(CommitLogPosition pos,
+                               const std::function<Status(uint64_t)>& before_delete = {});
 
   // Seals the active segment and starts a new, empty one (as a full segment
   // does: the old one fsynced, the new header and directory entry durable)
@@ -95,8 +106,8 @@ class CommitLog {
   // longer the active one. A record appended since `pos` means a table has
   // unflushed data again, so the segment stays (the next flush retries).
   // Queued with the appenders, so the check and the roll see one point in
-  // the log's total order. True when it rolled; an error fails the log as
-  // a failed Append does.
+  // the log's total order. True when it rolled; an error is handled as a
+  // failed Append's (the segment stays active, sealed).
   Result<bool> RollIfOnlyBefore(CommitLogPosition pos);
 
   // Syncs and closes the active segment and stops the background thread.
@@ -112,9 +123,9 @@ class CommitLog {
   // Ids of the segments this log manages, ascending: the active one, the
   // ones it filled, and the ones passed to AdoptSegments, less discarded ones.
   std::vector<uint64_t> SegmentIds() const;
-  // Older segments found on disk (already replayed), so that
+  // Older segments found on disk (already replayed and sealed), so that
   // DiscardSegmentsBefore deletes them once the tables have flushed past them.
-  void AdoptSegments(std::vector<uint64_t> ids);
+  void AdoptSegments(const std::vector<CommitLogSegmentFile>& files);
 
   // Writers waiting in (or leading) the group-commit queue.
   size_t TEST_QueuedWriters() const;
@@ -136,10 +147,13 @@ class CommitLog {
   Status WriteRecords(const std::vector<Writer*>& batch);
   // Leader-only, without mu_: seal the active segment and start the next.
   Status Roll();
+  // Leader-only, without mu_: after a failed write, whether the active
+  // segment could be cut back to its last good frame (the log stays usable).
+  bool Recovered();
   // Leader-only, without mu_: fsync the active segment if anything is unsynced.
   Status SyncActive();
   void BackgroundSync();
-  std::string SegmentPath(uint64_t id) const;
+  std::string SegmentPath(uint64_t id, uint32_t version) const;
 
   FileSystem* const fs_;
   Clock* const clock_;
@@ -152,9 +166,13 @@ class CommitLog {
   Status close_status_;              // GUARDED_BY(mu_)
   CommitLogPosition last_position_;  // GUARDED_BY(mu_)
   uint64_t active_id_;               // GUARDED_BY(mu_)
-  // Known segments -> size once sealed (nullopt: active, or adopted and not
-  // yet looked at).
-  std::map<uint64_t, std::optional<uint64_t>> segments_;  // GUARDED_BY(mu_)
+  struct SegmentInfo {
+    uint32_t version = kCommitLogFormatVersion;  // adopted ones may be older
+    // Where its last record ends, once sealed (nullopt: active, or adopted
+    // and not yet looked at).
+    std::optional<uint64_t> records_end;
+  };
+  std::map<uint64_t, SegmentInfo> segments_;  // GUARDED_BY(mu_)
 
   // Owned by the group-commit leader (the thread whose writer is at the
   // front of writers_), so used without mu_; the mutex hand-over between

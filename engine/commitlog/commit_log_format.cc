@@ -23,8 +23,12 @@ bool ParseDecimal(std::string_view s, T* v) {
 }  // namespace
 
 std::string CommitLogSegmentFileName(uint64_t segment_id) {
-  return std::string(kPrefix) + std::to_string(kCommitLogFormatVersion) + "-" +
-         std::to_string(segment_id) + std::string(kSuffix);
+  return CommitLogSegmentFileName(kCommitLogFormatVersion, segment_id);
+}
+
+std::string CommitLogSegmentFileName(uint32_t version, uint64_t segment_id) {
+  return std::string(kPrefix) + std::to_string(version) + "-" + std::to_string(segment_id) +
+         std::string(kSuffix);
 }
 
 std::optional<ParsedSegmentName> ParseCommitLogSegmentFileName(std::string_view name) {
@@ -49,7 +53,8 @@ void EncodeCommitLogSegmentHeader(uint64_t segment_id, std::string* out) {
   PutFixed32(out, Checksum32(std::string_view(*out).substr(start, 16)));
 }
 
-Status DecodeCommitLogSegmentHeader(std::string_view in, uint64_t* segment_id) {
+Status DecodeCommitLogSegmentHeader(std::string_view in, uint64_t* segment_id,
+                                    uint32_t* version_out) {
   if (in.size() < kCommitLogSegmentHeaderSize) {
     return Status::Corruption("truncated segment header (" + std::to_string(in.size()) + " of " +
                               std::to_string(kCommitLogSegmentHeaderSize) + " bytes)");
@@ -62,12 +67,14 @@ Status DecodeCommitLogSegmentHeader(std::string_view in, uint64_t* segment_id) {
   if (checksum != Checksum32(in.substr(0, 16))) {
     return Status::Corruption("segment header checksum mismatch");
   }
-  if (version != kCommitLogFormatVersion) {
+  if (version < kOldestCommitLogFormatVersion || version > kCommitLogFormatVersion) {
     return Status::NotSupported("segment format version " + std::to_string(version) +
-                                " (this build reads version " +
+                                " (this build reads versions " +
+                                std::to_string(kOldestCommitLogFormatVersion) + " to " +
                                 std::to_string(kCommitLogFormatVersion) + ")");
   }
   *segment_id = id;
+  *version_out = version;
   return Status::OK();
 }
 
@@ -81,6 +88,41 @@ void EncodeCommitLogRecord(std::string_view payload, std::string* out) {
   PutFixed32(out, Checksum32(payload));
 }
 
+void EncodeCommitLogMarker(const CommitLogMarker& marker, std::string* out) {
+  const size_t start = out->size();
+  PutFixed32(out, kCommitLogMarkerLength);
+  PutFixed32(out, Checksum32(std::string_view(*out).substr(start, 4)));
+  PutFixed64(out, marker.offset);
+  PutFixed64(out, marker.records);
+  PutFixed32(out, static_cast<uint32_t>(marker.kind));
+  PutFixed32(out, Checksum32(std::string_view(*out).substr(start + 8, 20)));
+}
+
+bool DecodeCommitLogMarker(std::string_view in, CommitLogMarker* marker) {
+  if (in.size() < kCommitLogMarkerSize || !in.starts_with(CommitLogMarkerHead())) return false;
+  const std::string_view body = in.substr(kCommitLogRecordHeaderSize, 20);
+  if (DecodeFixed32(in.data() + 28) != Checksum32(body)) return false;
+  const uint32_t kind = DecodeFixed32(body.data() + 16);
+  if (kind != static_cast<uint32_t>(CommitLogMarkerKind::kSync) &&
+      kind != static_cast<uint32_t>(CommitLogMarkerKind::kSeal)) {
+    return false;
+  }
+  marker->offset = DecodeFixed64(body.data());
+  marker->records = DecodeFixed64(body.data() + 8);
+  marker->kind = static_cast<CommitLogMarkerKind>(kind);
+  return true;
+}
+
+std::string_view CommitLogMarkerHead() {
+  static const std::string head = [] {
+    std::string h;
+    PutFixed32(&h, kCommitLogMarkerLength);
+    PutFixed32(&h, Checksum32(h));
+    return h;
+  }();
+  return head;
+}
+
 const char* RecordFrameErrorName(RecordFrameError e) {
   switch (e) {
     case RecordFrameError::kNone:
@@ -91,6 +133,8 @@ const char* RecordFrameErrorName(RecordFrameError e) {
       return "record length checksum mismatch";
     case RecordFrameError::kBadPayloadChecksum:
       return "record payload checksum mismatch";
+    case RecordFrameError::kBadMarker:
+      return "damaged sync marker";
   }
   return "unknown record error";
 }

@@ -14,7 +14,9 @@ namespace cassette {
 
 // Format version written into file names and segment headers. Bump it for
 // any incompatible change; a reader refuses versions it does not know.
-inline constexpr uint32_t kCommitLogFormatVersion = 1;
+// Version 2 added sync and seal markers; version 1 segments are still read.
+inline constexpr uint32_t kCommitLogFormatVersion = 2;
+inline constexpr uint32_t kOldestCommitLogFormatVersion = 1;
 
 // "CSCL" read as little-endian bytes 'C' 'S' 'C' 'L'.
 inline constexpr uint32_t kCommitLogSegmentMagic = 0x4C435343;
@@ -26,8 +28,10 @@ inline constexpr uint64_t kCommitLogSegmentHeaderSize = 20;
 inline constexpr uint64_t kCommitLogRecordHeaderSize = 8;
 inline constexpr uint64_t kCommitLogRecordOverhead = kCommitLogRecordHeaderSize + 4;
 
-// "CommitLog-1-<id>.log".
+// "CommitLog-2-<id>.log" (the version this build writes).
 std::string CommitLogSegmentFileName(uint64_t segment_id);
+// The name of a segment written in `version`.
+std::string CommitLogSegmentFileName(uint32_t version, uint64_t segment_id);
 
 // What a directory entry is, as far as the commit log is concerned.
 struct ParsedSegmentName {
@@ -44,12 +48,47 @@ void EncodeCommitLogSegmentHeader(uint64_t segment_id, std::string* out);
 // Decodes the first kCommitLogSegmentHeaderSize bytes of `in`.
 // Corruption when they are missing, the magic or the checksum is wrong (a
 // torn or foreign header); NotSupported when the header is intact but names
-// another format version. The message starts with what went wrong; the
-// caller prefixes the file name.
-Status DecodeCommitLogSegmentHeader(std::string_view in, uint64_t* segment_id);
+// a format version this build does not read. *version receives the
+// header's version. The message starts with what went wrong; the caller
+// prefixes the file name.
+Status DecodeCommitLogSegmentHeader(std::string_view in, uint64_t* segment_id, uint32_t* version);
 
-// Appends the framed record to *out. REQUIRES: payload.size() <= UINT32_MAX.
+// Appends the framed record to *out.
+// REQUIRES: payload.size() < kCommitLogMarkerLength.
 void EncodeCommitLogRecord(std::string_view payload, std::string* out);
+
+// Markers (version 2). A marker is a frame whose length field holds
+// kCommitLogMarkerLength, a value no record can have. Its body says where
+// it stands and how many records precede it in the segment, so a reader
+// can find a marker past damaged bytes and know what the damage cost:
+//   kSync: written just before each fsync of the segment. Damage before
+//     a valid marker was fsynced, so it is corruption, not a torn write.
+//   kSeal: the last frame of every segment that is not the newest
+//     (written when the log moves on to the next segment, or at open for
+//     the previous run's last segment). A segment that lost its end lost
+//     its seal.
+inline constexpr uint32_t kCommitLogMarkerLength = UINT32_MAX;
+// head (8) | own offset u64 | records u64 | kind u32 | Checksum32 of the 20 bytes before.
+inline constexpr uint64_t kCommitLogMarkerSize = kCommitLogRecordHeaderSize + 24;
+
+enum class CommitLogMarkerKind : uint32_t {  // on disk: do not renumber
+  kSync = 1,
+  kSeal = 2,
+};
+
+struct CommitLogMarker {
+  uint64_t offset = 0;   // where the marker starts in its segment
+  uint64_t records = 0;  // records of the segment before it
+  CommitLogMarkerKind kind = CommitLogMarkerKind::kSync;
+};
+
+void EncodeCommitLogMarker(const CommitLogMarker& marker, std::string* out);
+// True when `in` starts with kCommitLogMarkerSize bytes forming a marker
+// whose checksum matches and whose kind is known (the caller checks the
+// offset against where it read it).
+bool DecodeCommitLogMarker(std::string_view in, CommitLogMarker* marker);
+// The 8 bytes every marker starts with, to search for after damage.
+std::string_view CommitLogMarkerHead();
 
 // Why a frame could not be decoded.
 enum class RecordFrameError : uint8_t {
@@ -57,11 +96,13 @@ enum class RecordFrameError : uint8_t {
   kTruncated,           // the file ends inside the frame
   kBadLengthChecksum,   // the length field is torn, zeroed or corrupt
   kBadPayloadChecksum,  // the payload or its checksum is torn or corrupt
+  kBadMarker,           // a marker that fails its checksum or is out of place
 };
 const char* RecordFrameErrorName(RecordFrameError e);
 
 // Decodes the 8-byte frame head at the front of `in`: the payload length
-// once its checksum matches. kTruncated when fewer than 8 bytes remain.
+// once its checksum matches (kCommitLogMarkerLength for a marker in version
+// 2). kTruncated when fewer than 8 bytes remain.
 RecordFrameError DecodeCommitLogRecordHead(std::string_view in, uint32_t* length);
 
 // Checks `body` = payload followed by its 4-byte checksum and returns the

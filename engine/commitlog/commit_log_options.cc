@@ -11,7 +11,8 @@ namespace cassette {
 Status CommitLogOptions::Validate() const {
   std::vector<std::string> problems;
   if (dir.empty()) problems.push_back("dir must not be empty");
-  const uint64_t min_segment = kCommitLogSegmentHeaderSize + kCommitLogRecordOverhead + 1;
+  const uint64_t min_segment =
+      kCommitLogSegmentHeaderSize + kCommitLogRecordOverhead + 2 * kCommitLogMarkerSize + 1;
   if (segment_size < min_segment) {
     problems.push_back("segment_size " + std::to_string(segment_size) + " must be at least " +
                        std::to_string(min_segment));
@@ -37,9 +38,12 @@ Status CommitLogOptions::Validate() const {
 }
 
 uint64_t CommitLogOptions::MaxRecordSize() const {
-  const uint64_t framing = kCommitLogSegmentHeaderSize + kCommitLogRecordOverhead;
+  // A record must fit in an empty segment with the sync marker and the
+  // seal after it; its length must not be the marker's.
+  const uint64_t framing =
+      kCommitLogSegmentHeaderSize + kCommitLogRecordOverhead + 2 * kCommitLogMarkerSize;
   if (segment_size <= framing) return 0;
-  return std::min<uint64_t>(segment_size - framing, UINT32_MAX);
+  return std::min<uint64_t>(segment_size - framing, kCommitLogMarkerLength - 1);
 }
 
 }  // namespace cassette

@@ -2,8 +2,6 @@
 
 #include <algorithm>
 
-#include "engine/commitlog/commit_log_format.h"
-
 namespace cassette {
 namespace {
 
@@ -41,7 +39,7 @@ Status CommitLogSegmentReader::ReadHeader(uint64_t expected_id) {
   std::string_view bytes;
   CASSETTE_RETURN_IF_ERROR(ReadAt(0, kCommitLogSegmentHeaderSize, &bytes));
   uint64_t id = 0;
-  Status s = DecodeCommitLogSegmentHeader(bytes, &id);
+  Status s = DecodeCommitLogSegmentHeader(bytes, &id, &version_);
   if (s.IsCorruption()) {
     offset_ = 0;
     damage_ = s.message();
@@ -56,13 +54,29 @@ Status CommitLogSegmentReader::ReadHeader(uint64_t expected_id) {
   return Status::OK();
 }
 
-Result<bool> CommitLogSegmentReader::Next(std::string_view* payload, uint64_t* end_offset) {
-  if (damaged() || offset_ >= size_) return false;
+Result<CommitLogSegmentReader::Frame> CommitLogSegmentReader::Next() {
+  Frame frame;
+  if (damaged() || offset_ >= size_) return frame;
   std::string_view head;
   CASSETTE_RETURN_IF_ERROR(ReadAt(offset_, kCommitLogRecordHeaderSize, &head));
   uint32_t length = 0;
   RecordFrameError e = DecodeCommitLogRecordHead(head, &length);
-  if (e == RecordFrameError::kNone) {
+  if (e == RecordFrameError::kNone && length == kCommitLogMarkerLength && version_ >= 2) {
+    std::string_view bytes;
+    CASSETTE_RETURN_IF_ERROR(ReadAt(offset_, kCommitLogMarkerSize, &bytes));
+    if (bytes.size() < kCommitLogMarkerSize) {
+      e = RecordFrameError::kTruncated;
+    } else if (!DecodeCommitLogMarker(bytes, &frame.marker) || frame.marker.offset != offset_ ||
+               frame.marker.records != records_) {
+      e = RecordFrameError::kBadMarker;
+    } else {
+      offset_ += kCommitLogMarkerSize;
+      sealed_ = frame.marker.kind == CommitLogMarkerKind::kSeal;
+      frame.kind = FrameKind::kMarker;
+      frame.end_offset = offset_;
+      return frame;
+    }
+  } else if (e == RecordFrameError::kNone) {
     const uint64_t body_start = offset_ + kCommitLogRecordHeaderSize;
     const uint64_t body_size = uint64_t{length} + 4;
     if (body_size > size_ - body_start) {
@@ -70,16 +84,43 @@ Result<bool> CommitLogSegmentReader::Next(std::string_view* payload, uint64_t* e
     } else {
       std::string_view body;
       CASSETTE_RETURN_IF_ERROR(ReadAt(body_start, static_cast<size_t>(body_size), &body));
-      e = VerifyCommitLogRecordBody(body, payload);
+      e = VerifyCommitLogRecordBody(body, &frame.payload);
       if (e == RecordFrameError::kNone) {
         offset_ = body_start + body_size;
-        *end_offset = offset_;
-        return true;
+        ++records_;
+        sealed_ = false;
+        frame.kind = FrameKind::kRecord;
+        frame.end_offset = offset_;
+        return frame;
       }
     }
   }
   damage_ = RecordFrameErrorName(e);
-  return false;
+  return frame;
+}
+
+Result<std::optional<CommitLogMarker>> CommitLogSegmentReader::ResyncAfter(uint64_t from) {
+  if (version_ < 2) return std::optional<CommitLogMarker>();
+  const std::string_view needle = CommitLogMarkerHead();
+  // Windows overlap by a marker's size, so one straddling two is seen whole.
+  for (uint64_t start = from + 1; start + kCommitLogMarkerSize <= size_;
+       start += kReadAhead - kCommitLogMarkerSize) {
+    std::string_view window;
+    CASSETTE_RETURN_IF_ERROR(ReadAt(start, kReadAhead, &window));
+    for (size_t at = window.find(needle); at != std::string_view::npos;
+         at = window.find(needle, at + 1)) {
+      CommitLogMarker marker;
+      if (DecodeCommitLogMarker(window.substr(at), &marker) && marker.offset == start + at) {
+        offset_ = start + at + kCommitLogMarkerSize;
+        records_ = marker.records;
+        sealed_ = marker.kind == CommitLogMarkerKind::kSeal;
+        damage_.clear();
+        return std::optional<CommitLogMarker>(marker);
+      }
+    }
+    if (window.size() < kReadAhead) break;
+  }
+  return std::optional<CommitLogMarker>();
 }
 
 }  // namespace cassette

@@ -1,17 +1,20 @@
-// CommitLogSegmentReader: reads the records of one segment file in order,
-// stopping at the first frame that is truncated or fails a checksum. It
-// only reports what it found; whether a damaged tail is a torn write or
-// corruption depends on the segment's place in the log and is decided by
-// ReplayCommitLog. Thread-compatible.
+// CommitLogSegmentReader: reads the frames of one segment file in order,
+// stopping at the first frame that is truncated, fails a checksum or is a
+// marker out of place. It only reports what it found; whether damage is a
+// torn write or corruption depends on the segment's place in the log and
+// on the markers after it, and is decided by ReplayCommitLog.
+// Thread-compatible.
 #pragma once
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
 #include "cassette/file_system.h"
 #include "cassette/status.h"
+#include "engine/commitlog/commit_log_format.h"
 
 namespace cassette {
 
@@ -20,26 +23,46 @@ class CommitLogSegmentReader {
   static Result<std::unique_ptr<CommitLogSegmentReader>> Open(FileSystem* fs, std::string path);
 
   // Reads the header. OK with header_damaged() set when it is truncated,
-  // foreign or fails its checksum; NotSupported for another format version;
-  // Corruption when it is intact but names a segment other than
-  // `expected_id`; IOError when the file cannot be read.
+  // foreign or fails its checksum; NotSupported for a format version this
+  // build does not read; Corruption when it is intact but names a segment
+  // other than `expected_id`; IOError when the file cannot be read.
   Status ReadHeader(uint64_t expected_id);
   bool header_damaged() const { return !damage_.empty() && offset_ == 0; }
+  // The header's format version (after ReadHeader without damage).
+  uint32_t version() const { return version_; }
 
-  // The next record: true with *payload (valid until the next call) and
-  // *end_offset (the offset just past the record); false at the end of the
-  // intact records, with damaged() telling whether bytes remain that do not
-  // form a record. A non-OK status is an I/O failure.
+  enum class FrameKind : uint8_t { kEnd, kRecord, kMarker };
+  struct Frame {
+    FrameKind kind = FrameKind::kEnd;
+    std::string_view payload;  // kRecord: valid until the next call
+    CommitLogMarker marker;    // kMarker
+    uint64_t end_offset = 0;   // just past the frame
+  };
+
+  // The next frame; kEnd at the end of the intact frames, with damaged()
+  // telling whether bytes remain that do not form one. A marker is intact
+  // only where it stands at its own offset after exactly the records it
+  // counts. A non-OK status is an I/O failure.
   // REQUIRES: ReadHeader succeeded without header_damaged().
-  Result<bool> Next(std::string_view* payload, uint64_t* end_offset);
+  Result<Frame> Next();
+
+  // The first intact marker that starts after `from` (an offset where
+  // damage was found), searching to the end of the file. Reading resumes
+  // after it: the records between the damage and it are lost, and
+  // records_read() becomes the marker's count. nullopt when there is none.
+  Result<std::optional<CommitLogMarker>> ResyncAfter(uint64_t from);
 
   bool damaged() const { return !damage_.empty(); }
   // What is wrong at offset() ("truncated record", ...), for messages.
   const std::string& damage() const { return damage_; }
-  // Where the next (or damaged) record starts.
+  // Where the next (or damaged) frame starts.
   uint64_t offset() const { return offset_; }
   uint64_t file_size() const { return size_; }
   const std::string& path() const { return path_; }
+  // Records returned by Next so far (plus those skipped by ResyncAfter).
+  uint64_t records_read() const { return records_; }
+  // The last intact frame was a seal marker.
+  bool sealed() const { return sealed_; }
 
  private:
   CommitLogSegmentReader(std::string path, std::unique_ptr<RandomAccessFile> file);
@@ -50,7 +73,10 @@ class CommitLogSegmentReader {
   const std::string path_;
   std::unique_ptr<RandomAccessFile> file_;
   uint64_t size_;
+  uint32_t version_ = 0;
   uint64_t offset_ = 0;
+  uint64_t records_ = 0;
+  bool sealed_ = false;
   std::string damage_;
   std::string buffer_;
   uint64_t buffer_offset_ = 0;

@@ -19,9 +19,6 @@ namespace cassette {
 
 namespace {
 
-constexpr char kLockFileName[] = "LOCK";
-constexpr char kSSTableSuffix[] = ".sst";
-
 int OptionInt(const std::map<std::string, std::string>& options, const std::string& key,
               int fallback) {
   auto it = options.find(key);
@@ -29,17 +26,6 @@ int OptionInt(const std::map<std::string, std::string>& options, const std::stri
   int value = fallback;
   std::from_chars(it->second.data(), it->second.data() + it->second.size(), value);
   return value;
-}
-
-// The generation in "<generation>.sst", or 0 when the name is not an SSTable.
-uint64_t GenerationOf(const std::string& name) {
-  const size_t suffix = sizeof(kSSTableSuffix) - 1;
-  if (name.size() <= suffix || name.compare(name.size() - suffix, suffix, kSSTableSuffix) != 0) {
-    return 0;
-  }
-  uint64_t generation = 0;
-  auto [ptr, ec] = std::from_chars(name.data(), name.data() + name.size() - suffix, generation);
-  return ec == std::errc() && ptr == name.data() + name.size() - suffix ? generation : 0;
 }
 
 // "2024-01-15T10:00:00Z": window starts in stats.
@@ -87,8 +73,9 @@ Status DatabaseImpl::Open() {
   if (!exists && (options_.read_only || !options_.create_if_missing)) {
     return Status::NotFound(path_ + ": no cassette database here (MANIFEST missing)");
   }
+  if (!exists) CASSETTE_RETURN_IF_ERROR(CheckNothingToLose());
   if (!options_.read_only) {
-    CASSETTE_RETURN_IF_ERROR(fs_->CreateDirs(path_));
+    CASSETTE_RETURN_IF_ERROR(CreateDirsDurably(fs_, path_));
     auto lock = fs_->LockFile(path_ + "/" + kLockFileName);
     if (!lock.ok()) {
       if (lock.status().IsBusy()) {
@@ -103,15 +90,19 @@ Status DatabaseImpl::Open() {
   if (manifest) {
     state_ = std::move(*manifest);
   } else {
+    // Checked again under the lock: another process may have created the
+    // database meanwhile.
+    CASSETTE_RETURN_IF_ERROR(CheckNothingToLose());
     CASSETTE_RETURN_IF_ERROR(WriteManifest(fs_, path_, state_));
   }
   block_cache_ = std::make_unique<BlockCache>(options_.block_cache_size);
   CASSETTE_RETURN_IF_ERROR(LoadTables());
   if (!options_.read_only) CASSETTE_RETURN_IF_ERROR(RemoveOrphanFiles());
 
-  uint64_t max_segment_id = 0;
+  uint64_t next_segment_id = 1;
   bool replayed = false;
-  CASSETTE_RETURN_IF_ERROR(ReplayCommitLog(&max_segment_id, &replayed));
+  std::vector<CommitLogSegmentFile> old_segments;
+  CASSETTE_RETURN_IF_ERROR(ReplayCommitLog(&next_segment_id, &replayed, &old_segments));
   if (options_.read_only) return Status::OK();
 
   if (options_.commitlog_enabled) {
@@ -125,14 +116,8 @@ Status DatabaseImpl::Open() {
     // no background syncer, so runs stay deterministic.
     log_options.background_sync = dynamic_cast<ManualClock*>(options_.clock.get()) == nullptr;
     CASSETTE_ASSIGN_OR_RETURN(
-        commit_log_, CommitLog::Open(fs_, options_.clock.get(), log_options, max_segment_id + 1));
-    std::vector<uint64_t> old_segments;
-    if (fs_->FileExists(CommitLogDir())) {
-      CASSETTE_ASSIGN_OR_RETURN(old_segments, ListCommitLogSegments(fs_, CommitLogDir()));
-    }
-    old_segments.erase(std::remove(old_segments.begin(), old_segments.end(), max_segment_id + 1),
-                       old_segments.end());
-    commit_log_->AdoptSegments(std::move(old_segments));
+        commit_log_, CommitLog::Open(fs_, options_.clock.get(), log_options, next_segment_id));
+    commit_log_->AdoptSegments(old_segments);
   }
   const bool simulated = dynamic_cast<ManualClock*>(options_.clock.get()) != nullptr;
   if (options_.scheduler) {
@@ -153,95 +138,6 @@ Status DatabaseImpl::Open() {
   // segments can go.
   if (replayed) CASSETTE_RETURN_IF_ERROR(Flush());
   return DiscardObsoleteCommitLog();
-}
-
-Status DatabaseImpl::LoadTables() {
-  for (const auto& [id, table_state] : state_.tables) {
-    const std::string dir = TableDir(table_state.schema, id);
-    std::vector<Table::LiveSSTable> sstables;
-    for (const SSTableEntry& entry : table_state.sstables) {
-      const std::string path = SSTablePath(dir, entry.generation);
-      CASSETTE_ASSIGN_OR_RETURN(std::shared_ptr<SSTableReader> reader,
-                                SSTableReader::Open(fs_, path, block_cache_.get()));
-      sstables.push_back({entry.generation, entry.level, std::move(reader),
-                          std::make_shared<ObsoleteFileDeleter>(fs_, path),
-                          entry.start_after_token});
-    }
-    auto table = std::make_shared<Table>(id, table_state.schema, dir, std::move(sstables));
-    table->RestoreCounters(table_state.counters);
-    {
-      std::lock_guard lock(table->compaction().mutex);
-      // The schema validated when it was created; a strategy that no longer
-      // builds is reported by the first flush or compaction.
-      EnsureStrategy(*table, table_state.schema).IgnoreError();
-    }
-    tables_[id] = std::move(table);
-  }
-  return Status::OK();
-}
-
-// Files a crash left behind: SSTables written but never added to the
-// manifest, and directories of dropped tables.
-Status DatabaseImpl::RemoveOrphanFiles() {
-  CASSETTE_ASSIGN_OR_RETURN(std::vector<std::string> entries, fs_->GetChildren(path_));
-  for (const std::string& keyspace : entries) {
-    if (keyspace == "commitlog" || !IsValidTableOrKeyspaceName(keyspace)) continue;
-    const std::string keyspace_dir = path_ + "/" + keyspace;
-    auto table_dirs = fs_->GetChildren(keyspace_dir);
-    if (!table_dirs.ok()) continue;  // a plain file, not ours
-    for (const std::string& table_dir_name : *table_dirs) {
-      const std::string table_dir = keyspace_dir + "/" + table_dir_name;
-      const TableState* live = nullptr;
-      for (const auto& [id, table_state] : state_.tables) {
-        if (TableDir(table_state.schema, id) == table_dir) live = &table_state;
-      }
-      auto files = fs_->GetChildren(table_dir);
-      if (!files.ok()) continue;
-      for (const std::string& file : *files) {
-        const uint64_t generation = GenerationOf(file);
-        if (generation == 0) continue;
-        const bool in_manifest =
-            live != nullptr &&
-            std::any_of(live->sstables.begin(), live->sstables.end(),
-                        [&](const SSTableEntry& e) { return e.generation == generation; });
-        if (!in_manifest) CASSETTE_RETURN_IF_ERROR(fs_->DeleteFile(table_dir + "/" + file));
-      }
-      if (live == nullptr) fs_->DeleteDir(table_dir).IgnoreError();  // empty now, or not ours
-    }
-  }
-  return Status::OK();
-}
-
-Status DatabaseImpl::ReplayCommitLog(uint64_t* max_segment_id, bool* replayed) {
-  *max_segment_id = 0;
-  *replayed = false;
-  if (!fs_->FileExists(CommitLogDir())) return Status::OK();
-  CASSETTE_ASSIGN_OR_RETURN(std::vector<uint64_t> segments,
-                            ListCommitLogSegments(fs_, CommitLogDir()));
-  if (!segments.empty()) *max_segment_id = segments.back();
-  ReplayStats stats;
-  std::vector<PartitionUpdate> updates;
-  CASSETTE_RETURN_IF_ERROR(cassette::ReplayCommitLog(
-      fs_, CommitLogDir(),
-      [&](const CommitLogPosition& position, std::string_view record) -> Status {
-        CASSETTE_RETURN_IF_ERROR(DecodeCommitRecord(record, &updates));
-        for (const PartitionUpdate& update : updates) {
-          auto table = tables_.find(update.table_id);
-          if (table == tables_.end()) continue;                                // dropped since
-          if (position <= state_.tables[update.table_id].persisted) continue;  // flushed
-          table->second->Apply(update);
-          *replayed = true;
-        }
-        return Status::OK();
-      },
-      &stats));
-  // The torn segment stops being the last one once a new segment starts;
-  // cut it back to its intact records so a later replay does not take the
-  // torn bytes for corruption.
-  if (stats.torn_tail && !options_.read_only) {
-    CASSETTE_RETURN_IF_ERROR(RepairCommitLogTail(fs_, CommitLogDir(), stats));
-  }
-  return Status::OK();
 }
 
 Status DatabaseImpl::CheckWritable() const {
@@ -523,7 +419,7 @@ Status DatabaseImpl::FlushTableLocked(const std::shared_ptr<Table>& table) {
     CASSETTE_RETURN_IF_ERROR(EnsureStrategy(*table, schema));
     shape = CompactionOutputShape::FromTask(table->compaction().strategy->FlushOutputShape());
   }
-  CASSETTE_RETURN_IF_ERROR(fs_->CreateDirs(table->dir()));
+  CASSETTE_RETURN_IF_ERROR(CreateDirsDurably(fs_, table->dir()));
   CompactionOutputOptions output_options;
   output_options.fs = fs_;
   output_options.new_output = [this, &table]() -> Result<std::pair<uint64_t, std::string>> {
@@ -542,6 +438,20 @@ Status DatabaseImpl::FlushTableLocked(const std::shared_ptr<Table>& table) {
   auto discard = [&] {
     for (const Table::LiveSSTable& output : outputs) output.deleter->MarkObsolete();
   };
+  // The memtable may hold records the log has not fsynced yet (periodic
+  // mode acknowledges before the fsync). Once the manifest below names the
+  // SSTables, their data survives a power loss; the other tables' parts of
+  // the same batches must survive it too, so the log is made durable up to
+  // the switch first. Otherwise a crash could keep one table's half of a
+  // multi-table batch (in the SSTable) and lose the other's (in the
+  // unsynced log tail): recovery would not be a prefix of the writes.
+  if (commit_log_) {
+    Status synced = commit_log_->Sync();
+    if (!synced.ok()) {
+      discard();
+      return synced;
+    }
+  }
 
   {
     std::unique_lock lock(state_mutex_);
@@ -577,6 +487,16 @@ Status DatabaseImpl::FlushTableLocked(const std::shared_ptr<Table>& table) {
   return DiscardObsoleteCommitLog();
 }
 
+Status DatabaseImpl::RecordCommitLogStart(uint64_t first_kept) {
+  std::unique_lock lock(state_mutex_);
+  if (first_kept <= state_.commitlog_first_segment) return Status::OK();
+  const uint64_t previous = state_.commitlog_first_segment;
+  state_.commitlog_first_segment = first_kept;
+  Status s = PersistManifestLocked();
+  if (!s.ok()) state_.commitlog_first_segment = previous;
+  return s;
+}
+
 Status DatabaseImpl::DiscardObsoleteCommitLog() {
   if (!commit_log_) return Status::OK();
   CommitLogPosition oldest_needed;
@@ -604,7 +524,8 @@ Status DatabaseImpl::DiscardObsoleteCommitLog() {
     // write came in meanwhile, and then the next flush gets it.
     CASSETTE_RETURN_IF_ERROR(commit_log_->RollIfOnlyBefore(oldest_needed).status());
   }
-  return commit_log_->DiscardSegmentsBefore(oldest_needed);
+  return commit_log_->DiscardSegmentsBefore(
+      oldest_needed, [this](uint64_t first_kept) { return RecordCommitLogStart(first_kept); });
 }
 
 Status DatabaseImpl::PersistManifestLocked() {

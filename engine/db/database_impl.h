@@ -29,6 +29,7 @@
 #include "engine/db/table.h"
 #include "engine/db/timestamp_generator.h"
 #include "engine/env/background_thread.h"
+#include "engine/env/durable_directory.h"
 #include "engine/env/rate_limiter.h"
 #include "engine/sstable/block_cache.h"
 
@@ -83,6 +84,7 @@ class DatabaseImpl final : public Database {
                                                       const std::string& table) override;
   Result<TableStats> GetTableStats(const std::string& keyspace, const std::string& table) override;
   int64_t NowMicros() const override { return options_.clock->WallMicros(); }
+  RecoveryReport GetRecoveryReport() const override { return recovery_; }
   Status Close() override;
 
  private:
@@ -104,6 +106,8 @@ class DatabaseImpl final : public Database {
   // Makes the batch's record durable as the sync mode says, then applies
   // every table's writes to its memtable.
   Status CommitWrites(std::span<BatchTable> tables, const std::string& record);
+  static constexpr char kLockFileName[] = "LOCK";
+  static constexpr char kSSTableSuffix[] = ".sst";
   std::string TableDir(const TableSchema& schema, uint64_t id) const;
   std::string SSTablePath(const std::string& table_dir, uint64_t generation) const;
   std::string CommitLogDir() const { return path_ + "/commitlog"; }
@@ -115,9 +119,23 @@ class DatabaseImpl final : public Database {
                           const std::function<Status(TableSchema&)>& change);
   Result<std::shared_ptr<Table>> FindTable(const std::string& keyspace,
                                            const std::string& table) const;
+  // Recovery (database_recovery.cc), in the order Open runs it.
+  // Without a MANIFEST: Corruption when the directory holds SSTables or
+  // commit-log segments (a new, empty database must not replace them).
+  Status CheckNothingToLose() const;
   Status LoadTables();
+  // Deletes what the verified manifest accounts for as garbage (outputs of
+  // interrupted flushes and compactions, dropped tables' files) and lists
+  // everything else it does not know in recovery_.unknown_files.
   Status RemoveOrphanFiles();
-  Status ReplayCommitLog(uint64_t* max_segment_id, bool* replayed);
+  // Replays the log into the memtables, then seals its last segment.
+  // *next_segment_id: the id the new active segment must take (past every
+  // segment present and every one the manifest names).
+  Status ReplayCommitLog(uint64_t* next_segment_id, bool* replayed,
+                         std::vector<CommitLogSegmentFile>* segments);
+  // DiscardObsoleteCommitLog's before_delete: records in the manifest that
+  // the log now starts at `first_kept`.
+  Status RecordCommitLogStart(uint64_t first_kept);
   Status ApplyUpdates(const std::vector<PartitionUpdate>& updates, const std::string& record);
   // Memtable budget (Options::memtable_flush_threshold) per table, over
   // the active and the flushing memtable together. A flush is queued once
@@ -222,6 +240,7 @@ class DatabaseImpl final : public Database {
   std::atomic<bool> closed_{false};
   // Open() succeeded: only then does Close() write the manifest.
   bool opened_ = false;
+  RecoveryReport recovery_;  // written by Open only
 };
 
 }  // namespace cassette

@@ -116,7 +116,7 @@ Status DatabaseImpl::CreateTable(const TableSchema& table, bool if_not_exists,
   // Everything already in the commit log predates this table.
   if (commit_log_) table_state.persisted = commit_log_->CurrentPosition();
   const std::string dir = TableDir(table_state.schema, id);
-  Status s = fs_->CreateDirs(dir);
+  Status s = CreateDirsDurably(fs_, dir);
   if (s.ok()) {
     state_.tables[id] = table_state;
     s = PersistManifestLocked();

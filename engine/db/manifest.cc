@@ -9,9 +9,9 @@ namespace cassette {
 namespace {
 
 constexpr uint32_t kManifestMagic = 0x464d5343;  // "CSMF" little-endian
-// 2 added the per-SSTable start bound, 3 the per-table counters; older
-// manifests still open.
-constexpr uint32_t kManifestVersion = 3;
+// 2 added the per-SSTable start bound, 3 the per-table counters, 4 the
+// commit log's first segment; older manifests still open.
+constexpr uint32_t kManifestVersion = 4;
 
 Status Malformed(const std::string& what) { return Status::Corruption("MANIFEST: " + what); }
 
@@ -29,6 +29,7 @@ void EncodeManifest(const ManifestState& state, std::string* out) {
   std::string payload;
   PutVarint64(&payload, state.next_table_id);
   PutVarint64(&payload, state.next_generation);
+  PutVarint64(&payload, state.commitlog_first_segment);
   PutVarint64(&payload, state.keyspaces.size());
   for (const auto& [name, keyspace] : state.keyspaces) {
     std::string encoded;
@@ -82,7 +83,9 @@ Status DecodeManifest(std::string_view in, ManifestState* state) {
   ManifestState result;
   uint64_t count;
   if (!GetVarint64(&payload, &result.next_table_id) ||
-      !GetVarint64(&payload, &result.next_generation) || !GetVarint64(&payload, &count)) {
+      !GetVarint64(&payload, &result.next_generation) ||
+      (version >= 4 && !GetVarint64(&payload, &result.commitlog_first_segment)) ||
+      !GetVarint64(&payload, &count)) {
     return Malformed("bad header");
   }
   for (uint64_t i = 0; i < count; ++i) {

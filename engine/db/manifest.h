@@ -54,6 +54,11 @@ struct TableState {
 struct ManifestState {
   uint64_t next_table_id = 1;
   uint64_t next_generation = 1;
+  // Commit-log segments before this id may have been deleted (every record
+  // in them was flushed); every one from it on must be present. Raised
+  // before the log deletes a segment, so a missing one is never mistaken
+  // for a discarded one. 0: not recorded (version 3 and older manifests).
+  uint64_t commitlog_first_segment = 0;
   std::map<std::string, KeyspaceSchema> keyspaces;
   std::map<uint64_t, TableState> tables;  // by table id
 

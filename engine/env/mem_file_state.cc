@@ -74,6 +74,19 @@ class MemWritableFile final : public WritableFile {
     return Status::OK();
   }
 
+  Status Truncate(uint64_t size) override {
+    if (closed_) return Status::IOError("truncate " + path_ + ": file is closed");
+    std::lock_guard<std::mutex> l(state_->mu);
+    if (size > inode_->data.size()) {
+      return Status::InvalidArgument("truncate " + path_ + " beyond its end");
+    }
+    if (inode_->linked) state_->used -= inode_->data.size() - size;
+    inode_->data.resize(size);
+    inode_->synced = std::min<uint64_t>(inode_->synced, size);
+    size_ = size;
+    return Status::OK();
+  }
+
   Status Close() override {
     closed_ = true;
     return Status::OK();

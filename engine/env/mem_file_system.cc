@@ -15,10 +15,12 @@
 //   and synced but whose directory was never synced is gone after a crash;
 //   a deleted file comes back; a rename not followed by SyncDir is undone.
 //   A rename across directories needs both directories synced.
-// - Directories themselves (CreateDirs, DeleteDir) are durable at once.
-//   This is a deliberate simplification: the engine creates its directory
-//   tree once at open, and requiring an fsync of every ancestor up to the
-//   root would test the test harness rather than the engine.
+// - Directories are entries like files: CreateDirs and DeleteDir change
+//   only the parent's `current` view, and a crash forgets a directory
+//   (with everything in it, synced or not) whose parent was not synced
+//   after its creation, or brings back one whose removal was not synced.
+//   CreateDirsDurably (durable_directory.h) is how the engine creates them.
+//   The root always exists.
 // - CrashClone(keep_unsynced_pct, seed) walks the durable views from the
 //   root. Each file keeps its durable prefix; with keep_unsynced_pct == 100
 //   it keeps its whole unsynced tail too (the OS wrote everything back
@@ -139,7 +141,6 @@ class MemFileSystemImpl final : public MemFileSystem {
       auto it = d->current.find(parts[i]);
       if (it == d->current.end()) {
         MemEntry e{nullptr, std::make_shared<MemDir>()};
-        d->durable[parts[i]] = e;  // directories are durable at once (see top)
         it = d->current.emplace(parts[i], std::move(e)).first;
       } else if (!it->second.is_dir()) {
         return Failed("mkdir", JoinPath({parts.begin(), parts.begin() + i + 1}), "Not a directory");
@@ -159,7 +160,6 @@ class MemFileSystemImpl final : public MemFileSystem {
     if (!e->is_dir()) return Failed("rmdir", dir, "Not a directory");
     if (!e->dir->current.empty()) return Failed("rmdir", dir, "Directory not empty");
     parent->current.erase(parts.back());
-    parent->durable.erase(parts.back());
     return Status::OK();
   }
 

@@ -91,6 +91,22 @@ class PosixWritableFile final : public WritableFile {
     return Status::OK();
   }
 
+  Status Truncate(uint64_t size) override {
+    if (fd_ < 0) return Status::IOError("truncate " + path_ + ": file is closed");
+    buf_.clear();
+    if (size > size_) return Status::InvalidArgument("truncate " + path_ + " beyond its end");
+    if (::ftruncate(fd_, static_cast<off_t>(size)) != 0) {
+      return PosixError("ftruncate", path_, errno);
+    }
+    // Files opened without O_APPEND write at the descriptor's offset.
+    if (::lseek(fd_, static_cast<off_t>(size), SEEK_SET) < 0) {
+      return PosixError("lseek", path_, errno);
+    }
+    size_ = size;
+    writeback_started_ = std::min(writeback_started_, size);
+    return Status::OK();
+  }
+
   Status Close() override {
     if (fd_ < 0) return Status::OK();
     Status s = Flush();

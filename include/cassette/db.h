@@ -115,6 +115,27 @@ struct TableStats {
   std::vector<CompactionRecord> recent_compactions;
 };
 
+// What Open found in the data directory and did about it (Cassandra logs
+// these at startup; an embedded store hands them to its application).
+struct RecoveryReport {
+  uint64_t commitlog_segments_read = 0;
+  // Records applied to memtables because their data was not yet in SSTables.
+  uint64_t commitlog_records_replayed = 0;
+  // The last segment ended in a write cut short by a crash (never an
+  // acknowledged one in batch and group modes): the bytes dropped.
+  uint64_t commitlog_torn_bytes_dropped = 0;
+  // CommitFailurePolicy::kIgnore: each damaged stretch or missing segment
+  // replayed past, and the records the log's markers say were lost with it.
+  std::vector<std::string> commitlog_damage_skipped;
+  uint64_t commitlog_records_lost = 0;
+  // Leftovers of flushes and compactions cut short, and files of dropped
+  // tables, that Open deleted (each named by the manifest's bookkeeping).
+  std::vector<std::string> removed_files;
+  // Entries of the data directory that are not cassette's, or that this
+  // manifest cannot account for: reported and left alone, never deleted.
+  std::vector<std::string> unknown_files;
+};
+
 class Database {
  public:
   // Opens (creating when allowed) the store in `path`, replaying the commit
@@ -209,6 +230,10 @@ class Database {
 
   // The database's current time (from its clock), microseconds.
   virtual int64_t NowMicros() const = 0;
+
+  // What Open found and did (replay, torn tail, damage skipped, files
+  // removed or left alone).
+  virtual RecoveryReport GetRecoveryReport() const = 0;
 
   // Syncs the commit log and releases the directory. Further calls fail.
   virtual Status Close() = 0;

@@ -30,6 +30,15 @@ class WritableFile {
   // (RocksDB's bytes_per_sync). A hint: durability is unchanged, only Sync
   // makes bytes durable, and a file system may do nothing.
   virtual Status StartWriteback() { return Status::OK(); }
+  // Cuts the file to its first `size` bytes (at most Size()), dropping
+  // anything buffered; later appends continue from there. Bytes already
+  // made durable below `size` stay durable. The engine uses it to take
+  // back a write that failed part way (a full disk), so a file system that
+  // cannot may say NotSupported and the failure then stays final.
+  virtual Status Truncate(uint64_t size) {
+    (void)size;
+    return Status::NotSupported("truncate is not supported by this file system");
+  }
   virtual Status Close() = 0;
   // Bytes appended so far.
   virtual uint64_t Size() const = 0;

@@ -23,6 +23,19 @@ enum class CommitLogSync : uint8_t {
   kBatch,
 };
 
+// What Open does about damage in the commit log other than a torn final
+// write (Cassandra's commit_failure_policy, as applied at replay).
+enum class CommitFailurePolicy : uint8_t {
+  // Refuse to open, with a Corruption naming the segment, the offset and
+  // how many records follow the damage (Cassandra's default, stop). The
+  // operator decides: restore the file, or reopen with kIgnore.
+  kStop,
+  // Replay past the damage (from the next sync marker) and past missing
+  // segments, and open; Database::GetRecoveryReport() lists what was
+  // skipped and the records known lost.
+  kIgnore,
+};
+
 struct Options {
   std::shared_ptr<FileSystem> file_system = NewPosixFileSystem();
   std::shared_ptr<Clock> clock = SystemClock();
@@ -38,6 +51,7 @@ struct Options {
   CommitLogSync commitlog_sync = CommitLogSync::kPeriodic;
   int64_t commitlog_sync_period_ms = 10000;
   int64_t commitlog_sync_group_window_ms = 1000;
+  CommitFailurePolicy commit_failure_policy = CommitFailurePolicy::kStop;
   uint64_t commitlog_segment_size = 32ull << 20;
   // Largest mutation accepted (Cassandra: half a segment).
   uint64_t max_mutation_size = 16ull << 20;

@@ -199,7 +199,10 @@ TEST(CommitLogFailureTest, FailedFsyncSurfacesFromAppendInBatchMode) {
   EXPECT_EQ(faulty->injected(), 1);
 }
 
-TEST(CommitLogFailureTest, FailedWriteSurfacesInPeriodicMode) {
+// A failed write (a full disk, here half a record) fails its Append, and
+// the segment is cut back to the records before it, so the log takes the
+// next record once the disk has room, and replays without a torn tail.
+TEST(CommitLogFailureTest, FailedWriteIsTakenBackAndTheLogGoesOn) {
   auto faulty = std::make_shared<FaultInjectionFileSystem>(NewMemFileSystem());
   ManualClock clock(kTestStartMicros);
   auto log = MustOpen(faulty.get(), &clock, Opts(CommitLogSync::kPeriodic));
@@ -208,8 +211,30 @@ TEST(CommitLogFailureTest, FailedWriteSurfacesInPeriodicMode) {
   ASSERT_TRUE(rule.ok());
   faulty->AddRule(*rule);
   EXPECT_TRUE(log->Append(std::string(40, 'x')).status().IsIOError());
-  EXPECT_TRUE(log->Append("after").status().IsIOError());
-  // The half-written record is a torn tail of the last segment.
+  EXPECT_TRUE(log->Append("after").ok());
+  ASSERT_TRUE(log->Sync().ok());
+  ReplayOutcome r = ReplayAll(faulty->base(), kDir);
+  ASSERT_TRUE(r.status.ok()) << r.status.ToString();
+  EXPECT_EQ(r.payloads(), (std::vector<std::string>{"first", "after"}));
+  EXPECT_FALSE(r.stats.torn_tail);
+}
+
+// When the cut itself fails, the segment's end is unknown: the log stays
+// failed, as after a failed fsync.
+TEST(CommitLogFailureTest, FailedWriteThatCannotBeTakenBackFailsTheLog) {
+  auto faulty = std::make_shared<FaultInjectionFileSystem>(NewMemFileSystem());
+  ManualClock clock(kTestStartMicros);
+  auto log = MustOpen(faulty.get(), &clock, Opts(CommitLogSync::kPeriodic));
+  ASSERT_TRUE(log->Append("first").ok());
+  for (const char* spec : {"op=write path=*.log nth=1 short", "op=truncate path=*.log"}) {
+    auto rule = ParseFaultRule(spec);
+    ASSERT_TRUE(rule.ok());
+    faulty->AddRule(*rule);
+  }
+  auto failed = log->Append(std::string(40, 'x'));
+  EXPECT_TRUE(failed.status().IsIOError());
+  faulty->ClearRules();
+  EXPECT_EQ(log->Append("after").status(), failed.status());
   ReplayOutcome r = ReplayAll(faulty->base(), kDir);
   ASSERT_TRUE(r.status.ok()) << r.status.ToString();
   EXPECT_EQ(r.payloads(), std::vector<std::string>{"first"});
@@ -219,15 +244,26 @@ TEST(CommitLogFailureTest, FailedWriteSurfacesInPeriodicMode) {
 TEST(CommitLogFailureTest, FailedSegmentCreationSurfacesFromAppend) {
   auto faulty = std::make_shared<FaultInjectionFileSystem>(NewMemFileSystem());
   ManualClock clock(kTestStartMicros);
-  auto log = MustOpen(faulty.get(), &clock, Opts(CommitLogSync::kBatch, 100));
-  ASSERT_TRUE(log->Append(std::string(40, 'a')).ok());
+  auto log = MustOpen(faulty.get(), &clock, Opts(CommitLogSync::kBatch, 300));
+  ASSERT_TRUE(log->Append(std::string(150, 'a')).ok());
   auto rule = ParseFaultRule("op=syncdir nth=1");
   ASSERT_TRUE(rule.ok());
   faulty->AddRule(*rule);
-  // Does not fit in segment 1: the switch to segment 2 fails.
-  auto failed = log->Append(std::string(40, 'b'));
+  // Does not fit in segment 1: the switch to segment 2 fails, and the
+  // half-made segment 2 is removed so a later switch can make it.
+  auto failed = log->Append(std::string(150, 'b'));
   EXPECT_TRUE(failed.status().IsIOError()) << failed.status().ToString();
-  EXPECT_TRUE(log->Append("c").status().IsIOError());
+  EXPECT_FALSE(faulty->base()->FileExists(SegmentPath(kDir, 2)));
+  // Segment 1, sealed by the attempt, takes what still fits; the switch
+  // succeeds on the next try.
+  ASSERT_TRUE(log->Append("c").ok());
+  auto b = log->Append(std::string(150, 'b'));
+  ASSERT_TRUE(b.ok()) << b.status().ToString();
+  EXPECT_EQ(b->segment_id, 2u);
+  ReplayOutcome r = ReplayAll(faulty->base(), kDir);
+  ASSERT_TRUE(r.status.ok()) << r.status.ToString();
+  EXPECT_EQ(r.payloads(),
+            (std::vector<std::string>{std::string(150, 'a'), "c", std::string(150, 'b')}));
 }
 
 TEST(CommitLogFailureTest, FailedOpenIsReported) {

@@ -117,10 +117,10 @@ TEST_P(CommitLogRollTest, HeaderOnlySegmentIsNotRolled) {
 // A position in a segment that has since filled and been switched: the
 // active segment holds newer records.
 TEST_P(CommitLogRollTest, PositionInAnEarlierSegmentDoesNotRoll) {
-  auto log = MustOpen(fs_.get(), &clock_, Opts(GetParam(), 100));
-  ASSERT_TRUE(log->Append(std::string(40, 'a')).ok());
+  auto log = MustOpen(fs_.get(), &clock_, Opts(GetParam(), 200));
+  ASSERT_TRUE(log->Append(std::string(100, 'a')).ok());
   const CommitLogPosition pos = log->CurrentPosition();
-  auto second = log->Append(std::string(40, 'b'));  // does not fit: segment 2
+  auto second = log->Append(std::string(100, 'b'));  // does not fit: segment 2
   ASSERT_TRUE(second.ok());
   ASSERT_EQ(second->segment_id, 2u);
   auto rolled = log->RollIfOnlyBefore(pos);
@@ -268,23 +268,28 @@ TEST(RollConcurrencyTest, RollsBetweenConcurrentAppends) {
   std::printf("rolls between appends: %d\n", rolls);
 }
 
-// A roll that cannot create the next segment fails the log, as a switch to
-// a new segment on a full one does: no later record is acknowledged.
-TEST(RollFailureTest, FailedSegmentCreationFailsTheLog) {
+// A roll that cannot create the next segment fails, and leaves the sealed
+// segment active: later records go after its seal (a full disk must not
+// fail the log for good), and replay reads them.
+TEST(RollFailureTest, FailedSegmentCreationKeepsTheSealedSegment) {
   auto mem = NewMemFileSystem();
   auto faulty = std::make_shared<FaultInjectionFileSystem>(mem);
   ManualClock clock(kTestStartMicros);
   auto log = MustOpen(faulty.get(), &clock, Opts(CommitLogSync::kBatch));
   ASSERT_TRUE(log->Append("a").ok());
-  auto rule = ParseFaultRule("op=open path=*CommitLog-1-2.log");
+  auto rule = ParseFaultRule("op=open path=*CommitLog-2-2.log");
   ASSERT_TRUE(rule.ok());
   faulty->AddRule(*rule);
   EXPECT_TRUE(log->RollIfOnlyBefore(log->CurrentPosition()).status().IsIOError());
-  EXPECT_TRUE(log->Append("b").status().IsIOError());
   // The sealed segment is intact and still the last one.
+  ReplayOutcome sealed = ReplayAll(mem->CrashClone(0, 1).get(), kDir);
+  ASSERT_TRUE(sealed.status.ok()) << sealed.status.ToString();
+  EXPECT_EQ(sealed.payloads(), std::vector<std::string>{"a"});
+  EXPECT_TRUE(sealed.stats.last_sealed);
+  ASSERT_TRUE(log->Append("b").ok());
   ReplayOutcome r = ReplayAll(mem->CrashClone(0, 1).get(), kDir);
   ASSERT_TRUE(r.status.ok()) << r.status.ToString();
-  EXPECT_EQ(r.payloads(), std::vector<std::string>{"a"});
+  EXPECT_EQ(r.payloads(), (std::vector<std::string>{"a", "b"}));
 }
 
 }  // namespace

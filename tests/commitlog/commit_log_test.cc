@@ -46,7 +46,7 @@ TEST_F(CommitLogTest, OpenValidatesOptions) {
   // Every problem is reported at once.
   const std::string& m = log.status().message();
   EXPECT_NE(m.find("dir must not be empty"), std::string::npos) << m;
-  EXPECT_NE(m.find("segment_size 10 must be at least 33"), std::string::npos) << m;
+  EXPECT_NE(m.find("segment_size 10 must be at least 97"), std::string::npos) << m;
   EXPECT_NE(m.find("sync_period_ms -1"), std::string::npos) << m;
   EXPECT_NE(m.find("group_window_ms -2"), std::string::npos) << m;
 
@@ -85,7 +85,7 @@ TEST_F(CommitLogTest, OpenCreatesADurableHeaderOnlySegment) {
 }
 
 TEST_F(CommitLogTest, RoundTripAcrossSegments) {
-  auto log = OpenLog(Opts(CommitLogSync::kPeriodic, 128));
+  auto log = OpenLog(Opts(CommitLogSync::kPeriodic, 256));
   std::vector<CommitLogPosition> positions;
   uint64_t framed = 0;
   for (int i = 0; i < 40; ++i) {
@@ -94,7 +94,7 @@ TEST_F(CommitLogTest, RoundTripAcrossSegments) {
     if (!positions.empty()) {
       EXPECT_LT(positions.back(), *pos);
     }
-    EXPECT_LE(pos->offset, 128u);
+    EXPECT_LE(pos->offset, 256u);
     EXPECT_EQ(log->CurrentPosition(), *pos);
     positions.push_back(*pos);
     framed += TestRecord(i).size() + kCommitLogRecordOverhead;
@@ -128,19 +128,21 @@ TEST_F(CommitLogTest, FirstRecordPosition) {
 }
 
 TEST_F(CommitLogTest, RecordSizeLimit) {
-  auto log = OpenLog(Opts(CommitLogSync::kBatch, 100));
-  const uint64_t max = 100 - kCommitLogSegmentHeaderSize - kCommitLogRecordOverhead;
+  auto log = OpenLog(Opts(CommitLogSync::kBatch, 200));
+  // Room is kept for a sync marker and the seal after the record.
+  const uint64_t max =
+      200 - kCommitLogSegmentHeaderSize - kCommitLogRecordOverhead - 2 * kCommitLogMarkerSize;
   auto too_big = log->Append(std::string(max + 1, 'x'));
   ASSERT_TRUE(too_big.status().IsInvalidArgument()) << too_big.status().ToString();
-  EXPECT_NE(too_big.status().message().find("exceeds the maximum of 68 bytes"), std::string::npos)
+  EXPECT_NE(too_big.status().message().find("exceeds the maximum of 104 bytes"), std::string::npos)
       << too_big.status().message();
   EXPECT_EQ(log->bytes_written(), 0u);
   // The log is still healthy; a maximal record fills a segment on its own.
   auto a = log->Append(std::string(max, 'a'));
   auto b = log->Append(std::string(max, 'b'));
   ASSERT_TRUE(a.ok() && b.ok());
-  EXPECT_EQ(*a, (CommitLogPosition{1, 100}));
-  EXPECT_EQ(*b, (CommitLogPosition{2, 100}));
+  EXPECT_EQ(*a, (CommitLogPosition{1, 136}));
+  EXPECT_EQ(*b, (CommitLogPosition{2, 136}));
   ASSERT_TRUE(log->Close().ok());
   ReplayOutcome r = ReplayAll(fs_.get(), kDir);
   ASSERT_TRUE(r.status.ok());
@@ -174,11 +176,11 @@ TEST_F(CommitLogTest, BackgroundSyncThreadStartsAndStops) {
 }
 
 TEST_F(CommitLogTest, DiscardDeletesOnlySegmentsWhollyBeforeThePosition) {
-  auto log = OpenLog(Opts(CommitLogSync::kPeriodic, 100));
-  // Each 40-byte payload fills a segment (20 + 52 + 52 > 100).
+  auto log = OpenLog(Opts(CommitLogSync::kPeriodic, 200));
+  // Each 100-byte payload fills a segment (20 + 112 + 112 > 200).
   std::vector<CommitLogPosition> pos;
   for (int i = 0; i < 5; ++i) {
-    auto p = log->Append(std::string(40, static_cast<char>('a' + i)));
+    auto p = log->Append(std::string(100, static_cast<char>('a' + i)));
     ASSERT_TRUE(p.ok());
     pos.push_back(*p);
   }
@@ -204,19 +206,21 @@ TEST_F(CommitLogTest, DiscardDeletesOnlySegmentsWhollyBeforeThePosition) {
 
 TEST_F(CommitLogTest, DiscardAdoptedSegments) {
   {
-    auto old = OpenLog(Opts(CommitLogSync::kPeriodic, 100));
-    for (int i = 0; i < 3; ++i) ASSERT_TRUE(old->Append(std::string(40, 'o')).ok());
+    auto old = OpenLog(Opts(CommitLogSync::kPeriodic, 200));
+    for (int i = 0; i < 3; ++i) ASSERT_TRUE(old->Append(std::string(100, 'o')).ok());
     ASSERT_TRUE(old->Close().ok());
   }
-  auto listed = ListCommitLogSegments(fs_.get(), kDir);
+  auto listed = ListCommitLogSegmentFiles(fs_.get(), kDir);
   ASSERT_TRUE(listed.ok());
-  ASSERT_EQ(*listed, (std::vector<uint64_t>{1, 2, 3}));
-  auto log = OpenLog(Opts(CommitLogSync::kPeriodic, 100), 4);
+  ASSERT_EQ(listed->size(), 3u);
+  auto log = OpenLog(Opts(CommitLogSync::kPeriodic, 200), 4);
   log->AdoptSegments(*listed);
   EXPECT_EQ(log->SegmentIds(), (std::vector<uint64_t>{1, 2, 3, 4}));
 
-  // Segment 3 (adopted, size unknown to the log) goes only once pos reaches its end.
-  const uint64_t end3 = kCommitLogSegmentHeaderSize + kCommitLogRecordOverhead + 40;
+  // Segment 3 (adopted, its records' end unknown to the log) goes only once
+  // pos reaches its end, seal included.
+  const uint64_t end3 =
+      kCommitLogSegmentHeaderSize + kCommitLogRecordOverhead + 100 + kCommitLogMarkerSize;
   ASSERT_TRUE(log->DiscardSegmentsBefore({3, end3 - 1}).ok());
   EXPECT_EQ(log->SegmentIds(), (std::vector<uint64_t>{3, 4}));
   ASSERT_TRUE(log->DiscardSegmentsBefore({3, end3}).ok());
@@ -227,7 +231,8 @@ TEST_F(CommitLogTest, DiscardAdoptedSegments) {
 
 TEST_F(CommitLogTest, DiscardToleratesAlreadyDeletedSegments) {
   auto log = OpenLog(Opts(CommitLogSync::kPeriodic), 5);
-  log->AdoptSegments({2, 3});  // never existed
+  log->AdoptSegments(
+      {{2, kCommitLogFormatVersion}, {3, kCommitLogFormatVersion}});  // never existed
   ASSERT_TRUE(log->DiscardSegmentsBefore({5, 0}).ok());
   EXPECT_EQ(log->SegmentIds(), std::vector<uint64_t>{5});
 }

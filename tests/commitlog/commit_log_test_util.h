@@ -85,10 +85,11 @@ struct ReplayOutcome {
   }
 };
 
-inline ReplayOutcome ReplayAll(FileSystem* fs, const std::string& dir) {
+inline ReplayOutcome ReplayAll(FileSystem* fs, const std::string& dir,
+                               const ReplayOptions& options = {}) {
   ReplayOutcome out;
   out.status = ReplayCommitLog(
-      fs, dir,
+      fs, dir, options,
       [&](const CommitLogPosition& pos, std::string_view payload) {
         out.records.push_back({pos, std::string(payload)});
         return Status::OK();

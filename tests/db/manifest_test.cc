@@ -30,6 +30,7 @@ ManifestState SampleState() {
 TEST(ManifestTest, RoundTripsEveryField) {
   ManifestState state = SampleState();
   state.tables[2].counters = {1000, 700, 1400, 3, 2, 55, 9};
+  state.commitlog_first_segment = 17;
   std::string encoded;
   EncodeManifest(state, &encoded);
   ManifestState decoded;
@@ -37,6 +38,7 @@ TEST(ManifestTest, RoundTripsEveryField) {
   EXPECT_EQ(decoded.tables[2].counters, state.tables.at(2).counters);
   EXPECT_EQ(decoded.next_table_id, 3u);
   EXPECT_EQ(decoded.next_generation, 42u);
+  EXPECT_EQ(decoded.commitlog_first_segment, 17u);
   ASSERT_EQ(decoded.tables.count(2), 1u);
   EXPECT_EQ(decoded.tables[2].sstables, state.tables.at(2).sstables);
   EXPECT_EQ(decoded.tables[2].persisted.offset, 1234u);
@@ -49,8 +51,11 @@ TEST(ManifestTest, ReadsVersionTwoWithoutCounters) {
   std::string_view in(v3);
   uint32_t magic, version, length;
   ASSERT_TRUE(GetFixed32(&in, &magic) && GetFixed32(&in, &version) && GetFixed32(&in, &length));
-  // The last table's seven zero counters are the payload's last bytes.
+  // The last table's seven zero counters are the payload's last bytes;
+  // the commit log's first segment (0: one byte) follows the two counters
+  // of the header, as only version 4 has it.
   std::string v2_payload(in.substr(0, length - 7));
+  v2_payload.erase(2, 1);
   std::string v2;
   PutFixed32(&v2, magic);
   PutFixed32(&v2, 2);
@@ -63,6 +68,27 @@ TEST(ManifestTest, ReadsVersionTwoWithoutCounters) {
   EXPECT_EQ(decoded.tables[2].counters, TableCounters{});
 }
 
+TEST(ManifestTest, ReadsVersionThreeWithoutTheLogStart) {
+  ManifestState state = SampleState();
+  std::string v4;
+  EncodeManifest(state, &v4);
+  std::string_view in(v4);
+  uint32_t magic, version, length;
+  ASSERT_TRUE(GetFixed32(&in, &magic) && GetFixed32(&in, &version) && GetFixed32(&in, &length));
+  std::string v3_payload(in.substr(0, length));
+  v3_payload.erase(2, 1);  // the log's first segment, 0
+  std::string v3;
+  PutFixed32(&v3, magic);
+  PutFixed32(&v3, 3);
+  PutFixed32(&v3, static_cast<uint32_t>(v3_payload.size()));
+  v3 += v3_payload;
+  PutFixed32(&v3, Checksum32(v3_payload));
+  ManifestState decoded;
+  ASSERT_OK(DecodeManifest(v3, &decoded));
+  EXPECT_EQ(decoded.commitlog_first_segment, 0u);
+  EXPECT_EQ(decoded.tables[2].sstables, state.tables[2].sstables);
+}
+
 TEST(ManifestTest, ReadsVersionOneWithoutStartBounds) {
   // Re-encode the payload as version 1 wrote it: no bound byte per SSTable.
   ManifestState state = SampleState();
@@ -72,12 +98,15 @@ TEST(ManifestTest, ReadsVersionOneWithoutStartBounds) {
   std::string_view in(v3);
   uint32_t magic, version, length;
   ASSERT_TRUE(GetFixed32(&in, &magic) && GetFixed32(&in, &version) && GetFixed32(&in, &length));
-  ASSERT_EQ(version, 3u);
-  // Version 3 ends the table with seven counters (zero: a byte each);
+  ASSERT_EQ(version, 4u);
+  // Version 4 has the commit log's first segment after the header's two
+  // counters (0: one byte); it ends the table with seven counters (zero: a
+  // byte each);
   // unbounded entries end in a 0 byte each, which version 1 did not have.
   // The three entries come just before the counters (generation, level, 0).
   std::string payload(in.substr(0, length));
   std::string v1_payload = payload.substr(0, payload.size() - 7 - 9);
+  v1_payload.erase(2, 1);
   for (const SSTableEntry& entry : state.tables[2].sstables) {
     PutVarint64(&v1_payload, entry.generation);
     PutVarint32(&v1_payload, entry.level);

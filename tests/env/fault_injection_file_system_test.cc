@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "engine/env/durable_directory.h"
 #include "tests/support/file_contents.h"
 
 namespace cassette {
@@ -9,7 +10,7 @@ namespace {
 
 class FaultInjectionTest : public ::testing::Test {
  protected:
-  void SetUp() override { ASSERT_TRUE(fs_.CreateDirs("/db").ok()); }
+  void SetUp() override { ASSERT_TRUE(CreateDirsDurably(&fs_, "/db").ok()); }
 
   FaultRule Rule(std::string_view spec) {
     auto r = ParseFaultRule(spec);

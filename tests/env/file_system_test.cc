@@ -86,6 +86,26 @@ TEST_P(FileSystemTest, FlushMakesBufferedBytesVisibleToReaders) {
   EXPECT_EQ(*all, "abc");
 }
 
+// Truncate takes back what a failed write left: bytes flushed or still
+// buffered past the cut are gone, and appends go on from the cut, both for
+// a new file and for one opened to append.
+TEST_P(FileSystemTest, TruncateCutsBackAndAppendsContinueThere) {
+  for (bool appendable : {false, true}) {
+    ASSERT_TRUE(WriteStringToFile(*fs_, P("t"), appendable ? "kept" : "", false).ok());
+    auto w = appendable ? fs_->NewAppendableFile(P("t")) : fs_->NewWritableFile(P("t"));
+    ASSERT_TRUE(w.ok());
+    ASSERT_TRUE((*w)->Append(appendable ? "" : "kept").ok());
+    ASSERT_TRUE((*w)->Append("-flushed").ok());
+    ASSERT_TRUE((*w)->Flush().ok());
+    ASSERT_TRUE((*w)->Append("-buffered").ok());
+    ASSERT_TRUE((*w)->Truncate(4).ok());
+    EXPECT_EQ((*w)->Size(), 4u);
+    ASSERT_TRUE((*w)->Append("+next").ok());
+    ASSERT_TRUE((*w)->Close().ok());
+    EXPECT_EQ(*ReadFileToString(*fs_, P("t")), "kept+next") << appendable;
+  }
+}
+
 TEST_P(FileSystemTest, NewWritableFileTruncatesAndAppendableAppends) {
   ASSERT_TRUE(WriteStringToFile(*fs_, P("f"), "old content", false).ok());
   auto w = fs_->NewAppendableFile(P("f"));

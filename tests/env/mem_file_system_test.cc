@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "cassette/file_system.h"
+#include "engine/env/durable_directory.h"
 #include "tests/support/file_contents.h"
 
 namespace cassette {
@@ -9,7 +10,7 @@ namespace {
 
 class MemFileSystemTest : public ::testing::Test {
  protected:
-  void SetUp() override { ASSERT_TRUE(fs_->CreateDirs("/db").ok()); }
+  void SetUp() override { ASSERT_TRUE(CreateDirsDurably(fs_.get(), "/db").ok()); }
 
   // Appends `synced`, syncs, then appends `unsynced`.
   void Write(const std::string& path, std::string_view synced, std::string_view unsynced) {
@@ -65,8 +66,8 @@ TEST_F(MemFileSystemTest, UnsyncedRenameIsUndone) {
 }
 
 TEST_F(MemFileSystemTest, RenameAcrossDirectoriesNeedsBothSynced) {
-  ASSERT_TRUE(fs_->CreateDirs("/db/a").ok());
-  ASSERT_TRUE(fs_->CreateDirs("/db/b").ok());
+  ASSERT_TRUE(CreateDirsDurably(fs_.get(), "/db/a").ok());
+  ASSERT_TRUE(CreateDirsDurably(fs_.get(), "/db/b").ok());
   Write("/db/a/f", "x", "");
   ASSERT_TRUE(fs_->SyncDir("/db/a").ok());
   ASSERT_TRUE(fs_->RenameFile("/db/a/f", "/db/b/f").ok());
@@ -194,6 +195,41 @@ TEST_F(MemFileSystemTest, CrossedDirectoryRenamesStillClone) {
   auto clone = fs_->CrashClone(0, 1);
   EXPECT_TRUE(clone->FileExists("/a"));
   EXPECT_TRUE(clone->FileExists("/c"));
+}
+
+// A directory is an entry of its parent: without an fsync of the parent
+// after mkdir, a crash forgets it with everything in it, synced or not.
+TEST_F(MemFileSystemTest, DirectoryIsLostWhenItsParentWasNeverSynced) {
+  ASSERT_TRUE(fs_->CreateDirs("/db/ks/t").ok());
+  Write("/db/ks/t/f", "synced", "");
+  ASSERT_TRUE(fs_->SyncDir("/db/ks/t").ok());
+  EXPECT_FALSE(fs_->CrashClone(0, 1)->FileExists("/db/ks"));
+  ASSERT_TRUE(fs_->SyncDir("/db").ok());
+  auto half = fs_->CrashClone(0, 1);
+  EXPECT_TRUE(half->FileExists("/db/ks"));
+  EXPECT_FALSE(half->FileExists("/db/ks/t"));
+  ASSERT_TRUE(fs_->SyncDir("/db/ks").ok());
+  EXPECT_EQ(Read(*fs_->CrashClone(0, 1), "/db/ks/t/f"), "synced");
+}
+
+TEST_F(MemFileSystemTest, CreateDirsDurablySyncsEveryNewParent) {
+  ASSERT_TRUE(CreateDirsDurably(fs_.get(), "/db/ks/t").ok());
+  EXPECT_TRUE(fs_->CrashClone(0, 1)->FileExists("/db/ks/t"));
+  // Existing: nothing to do.
+  ASSERT_TRUE(CreateDirsDurably(fs_.get(), "/db/ks/t").ok());
+  EXPECT_EQ(ParentDirectory("/a/b"), "/a");
+  EXPECT_EQ(ParentDirectory("/a"), "/");
+  EXPECT_EQ(ParentDirectory("a"), ".");
+  EXPECT_EQ(ParentDirectory("/a/b/"), "/a");
+}
+
+// An rmdir is undone by a crash unless the parent is synced after it.
+TEST_F(MemFileSystemTest, UnsyncedDirectoryRemovalIsUndone) {
+  ASSERT_TRUE(CreateDirsDurably(fs_.get(), "/db/gone").ok());
+  ASSERT_TRUE(fs_->DeleteDir("/db/gone").ok());
+  EXPECT_TRUE(fs_->CrashClone(0, 1)->FileExists("/db/gone"));
+  ASSERT_TRUE(fs_->SyncDir("/db").ok());
+  EXPECT_FALSE(fs_->CrashClone(0, 1)->FileExists("/db/gone"));
 }
 
 }  // namespace

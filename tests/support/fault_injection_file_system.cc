@@ -140,6 +140,11 @@ class FaultWritableFile final : public WritableFile {
     inj_->CountWriteback(path_);
     return base_->StartWriteback();
   }
+  Status Truncate(uint64_t size) override {
+    Injector::Verdict v = inj_->Check(FaultOp::kTruncate, path_);
+    if (!v.status.ok()) return v.status;
+    return base_->Truncate(size);
+  }
   Status Close() override { return base_->Close(); }
   uint64_t Size() const override { return base_->Size(); }
 
@@ -221,14 +226,17 @@ std::string_view FaultOpName(FaultOp op) {
       return "syncdir";
     case FaultOp::kMkdir:
       return "mkdir";
+    case FaultOp::kTruncate:
+      return "truncate";
   }
   return "?";
 }
 
 Result<FaultRule> ParseFaultRule(std::string_view spec) {
-  static constexpr FaultOp kOps[] = {
-      FaultOp::kAny,  FaultOp::kOpen,   FaultOp::kWrite,  FaultOp::kFlush,   FaultOp::kSync,
-      FaultOp::kRead, FaultOp::kRename, FaultOp::kDelete, FaultOp::kSyncDir, FaultOp::kMkdir};
+  static constexpr FaultOp kOps[] = {FaultOp::kAny,    FaultOp::kOpen,    FaultOp::kWrite,
+                                     FaultOp::kFlush,  FaultOp::kSync,    FaultOp::kRead,
+                                     FaultOp::kRename, FaultOp::kDelete,  FaultOp::kSyncDir,
+                                     FaultOp::kMkdir,  FaultOp::kTruncate};
   FaultRule rule;
   size_t i = 0;
   while (i < spec.size()) {

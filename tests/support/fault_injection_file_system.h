@@ -27,19 +27,20 @@ namespace cassette {
 
 enum class FaultOp {
   kAny,
-  kOpen,     // New*File, LockFile
-  kWrite,    // WritableFile::Append
-  kFlush,    // WritableFile::Flush
-  kSync,     // WritableFile::Sync
-  kRead,     // RandomAccessFile::Read, SequentialFile::Read
-  kRename,   // RenameFile (the glob may match either path)
-  kDelete,   // DeleteFile, DeleteDir
-  kSyncDir,  // SyncDir
-  kMkdir,    // CreateDirs
+  kOpen,      // New*File, LockFile
+  kWrite,     // WritableFile::Append
+  kFlush,     // WritableFile::Flush
+  kSync,      // WritableFile::Sync
+  kRead,      // RandomAccessFile::Read, SequentialFile::Read
+  kRename,    // RenameFile (the glob may match either path)
+  kDelete,    // DeleteFile, DeleteDir
+  kSyncDir,   // SyncDir
+  kMkdir,     // CreateDirs
+  kTruncate,  // WritableFile::Truncate
 };
 
 // "any", "open", "write", "flush", "sync", "read", "rename", "delete",
-// "syncdir", "mkdir".
+// "syncdir", "mkdir", "truncate".
 std::string_view FaultOpName(FaultOp op);
 
 struct FaultRule {

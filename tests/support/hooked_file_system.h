@@ -80,6 +80,10 @@ class HookedFileSystem final : public FileSystem {
       if (*hook_) (*hook_)("writeback", path_);
       return base_->StartWriteback();
     }
+    Status Truncate(uint64_t size) override {
+      if (*hook_) (*hook_)("truncate", path_);
+      return base_->Truncate(size);
+    }
     Status Close() override { return base_->Close(); }
     uint64_t Size() const override { return base_->Size(); }
 
