@@ -125,6 +125,7 @@ std::string UsageText() {
   cassette shell [--data DIR] [--clock system|manual:<ISO-8601>] [--format table|json]
                  [--commitlog-sync periodic|group|batch] [-e STATEMENTS] [-f FILE] [--fail-fast]
   cassette stats [--data DIR] [--format table|json] [ks.table]
+  cassette commitlog verify|dump [--data DIR]
   cassette --help
 
 cassette shell runs CQL statements separated by ';' from -e, -f or standard
@@ -144,6 +145,10 @@ FLUSH or when a memtable fills, compactions only on COMPACT.
 cassette stats prints per-table statistics (SSTables, bytes, write
 amplification, partition sizes, tombstones, TWCS windows and why their data
 is still on disk), opening DIR read-only beside a running process.
+
+cassette commitlog verify checks the commit log of DIR as opening it would
+(torn final write, damaged records, unsealed or missing segments) and exits
+1 where the open would refuse; dump lists every record and marker.
 
 Exit status: 0 success, 1 a statement or the command failed, 2 usage error.
 )";

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "tools/command_line.h"
+#include "tools/commitlog_command.h"
 #include "tools/line_editor.h"
 #include "tools/shell.h"
 #include "tools/stats_command.h"
@@ -108,6 +109,12 @@ int main(int argc, char** argv) {
     if (!settings.ok()) return UsageError(settings.status().message());
     return cassette::tools::RunStatsCommand(*settings, cassette::NewPosixFileSystem(), std::cout,
                                             std::cerr);
+  }
+  if (command == "commitlog") {
+    auto settings = cassette::tools::ParseCommitLogArguments(args);
+    if (!settings.ok()) return UsageError(settings.status().message());
+    return cassette::tools::RunCommitLogCommand(*settings, cassette::NewPosixFileSystem(),
+                                                std::cout, std::cerr);
   }
   return UsageError("unknown subcommand '" + command + "'");
 }
