@@ -360,9 +360,10 @@ Status CommitLog::DiscardSegmentsBefore(CommitLogPosition pos,
     uint64_t first_kept = active_id;
     {
       std::lock_guard<std::mutex> g(mu_);
-      for (const auto& [id, info] : segments_) {
+      for (const auto& entry : segments_) {
+        const uint64_t id = entry.first;
         const bool going = std::any_of(deletable.begin(), deletable.end(),
-                                       [&](const auto& d) { return d.first == id; });
+                                       [id](const auto& d) { return d.first == id; });
         if (!going) {
           first_kept = id;
           break;
