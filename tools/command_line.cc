@@ -63,6 +63,13 @@ Result<CommitLogSync> ParseSync(const std::string& text) {
                                  "'");
 }
 
+Result<CommitFailurePolicy> ParseCommitFailurePolicy(const std::string& text) {
+  if (text == "stop") return CommitFailurePolicy::kStop;
+  if (text == "ignore") return CommitFailurePolicy::kIgnore;
+  return Status::InvalidArgument("--commit-failure-policy must be stop or ignore, not '" + text +
+                                 "'");
+}
+
 }  // namespace
 
 Result<ShellSettings> ParseShellArguments(const std::vector<std::string>& args) {
@@ -81,6 +88,9 @@ Result<ShellSettings> ParseShellArguments(const std::vector<std::string>& args) 
     } else if (flag == "--commitlog-sync") {
       CASSETTE_ASSIGN_OR_RETURN(std::string value, cursor.Value(flag));
       CASSETTE_ASSIGN_OR_RETURN(settings.commitlog_sync, ParseSync(value));
+    } else if (flag == "--commit-failure-policy") {
+      CASSETTE_ASSIGN_OR_RETURN(std::string value, cursor.Value(flag));
+      CASSETTE_ASSIGN_OR_RETURN(settings.commit_failure_policy, ParseCommitFailurePolicy(value));
     } else if (flag == "-e" || flag == "--execute") {
       if (settings.execute) return Status::InvalidArgument("-e given twice");
       CASSETTE_ASSIGN_OR_RETURN(settings.execute, cursor.Value(flag));
@@ -123,7 +133,8 @@ Result<StatsSettings> ParseStatsArguments(const std::vector<std::string>& args) 
 std::string UsageText() {
   return R"(Usage:
   cassette shell [--data DIR] [--clock system|manual:<ISO-8601>] [--format table|json]
-                 [--commitlog-sync periodic|group|batch] [-e STATEMENTS] [-f FILE] [--fail-fast]
+                 [--commitlog-sync periodic|group|batch] [--commit-failure-policy stop|ignore]
+                 [-e STATEMENTS] [-f FILE] [--fail-fast]
   cassette stats [--data DIR] [--format table|json] [ks.table]
   cassette commitlog verify|dump [--data DIR]
   cassette --help
@@ -141,6 +152,9 @@ directives:
   SOURCE 'file';  USE ks;  DESCRIBE ...;  EXIT;
 With --clock manual:<time> nothing runs in the background: flushes happen on
 FLUSH or when a memtable fills, compactions only on COMPACT.
+Opening DIR replays its commit log; damage other than a write torn by a crash
+stops the open (--commit-failure-policy stop, the default) or is replayed past
+(ignore). What the open found and did is printed on standard error.
 
 cassette stats prints per-table statistics (SSTables, bytes, write
 amplification, partition sizes, tombstones, TWCS windows and why their data

@@ -21,6 +21,7 @@ struct ShellSettings {
   std::optional<int64_t> manual_clock_micros;
   OutputFormat format = OutputFormat::kTable;
   CommitLogSync commitlog_sync = CommitLogSync::kPeriodic;
+  CommitFailurePolicy commit_failure_policy = CommitFailurePolicy::kStop;
   std::optional<std::string> execute;  // -e
   std::optional<std::string> file;     // -f
   bool fail_fast = false;

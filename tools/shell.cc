@@ -64,7 +64,9 @@ Result<std::unique_ptr<Shell>> Shell::Open(const ShellSettings& settings,
     options.scheduler = shell->manual_scheduler_;
     options.auto_compaction = false;
   }
+  options.commit_failure_policy = settings.commit_failure_policy;
   CASSETTE_ASSIGN_OR_RETURN(shell->db_, Database::Open(options, settings.data_dir));
+  shell->ReportRecovery(settings.data_dir);
   shell->session_ = std::make_unique<CqlSession>(shell->db_.get());
   return shell;
 }
@@ -76,6 +78,31 @@ Shell::Shell(const ShellSettings& settings, const ShellIo& io)
 }
 
 Shell::~Shell() { Close().IgnoreError(); }
+
+void Shell::ReportRecovery(const std::string& data_dir) {
+  if (io_.err == nullptr) return;
+  const RecoveryReport report = db_->GetRecoveryReport();
+  std::ostream& err = *io_.err;
+  if (report.commitlog_torn_bytes_dropped > 0) {
+    err << "cassette: " << data_dir << ": dropped a commit-log write torn by a crash ("
+        << report.commitlog_torn_bytes_dropped << " bytes)\n";
+  }
+  for (const std::string& damage : report.commitlog_damage_skipped) {
+    err << "cassette: warning: " << damage << "\n";
+  }
+  if (!report.commitlog_damage_skipped.empty()) {
+    err << "cassette: warning: " << report.commitlog_records_lost
+        << " commit-log records known lost with the damage\n";
+  }
+  for (const std::string& path : report.removed_files) {
+    err << "cassette: removed " << path << " (left by an interrupted flush or compaction, or a "
+        << "dropped table)\n";
+  }
+  for (const std::string& path : report.unknown_files) {
+    err << "cassette: warning: " << path << " is not a file this database accounts for; left "
+        << "alone\n";
+  }
+}
 
 Status Shell::Close() {
   if (closed_ || db_ == nullptr) return Status::OK();

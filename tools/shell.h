@@ -68,6 +68,10 @@ class Shell {
   CqlSession* session() const { return session_.get(); }
 
  private:
+  // Prints on io_.err what opening the directory found and did (a torn
+  // write dropped, damage skipped, files removed or left alone).
+  void ReportRecovery(const std::string& data_dir);
+
   // Statements being read from one source.
   struct Input {
     std::string source;

@@ -17,14 +17,16 @@ TEST(CommandLineTest, ShellDefaults) {
 }
 
 TEST(CommandLineTest, ShellFlags) {
-  Result<ShellSettings> settings = ParseShellArguments(
-      {"--data", "/d", "--clock", "manual:2024-01-15T00:00:00Z", "--format=json",
-       "--commitlog-sync", "batch", "-f", "x.cql", "--fail-fast"});
+  Result<ShellSettings> settings =
+      ParseShellArguments({"--data", "/d", "--clock", "manual:2024-01-15T00:00:00Z",
+                           "--format=json", "--commitlog-sync", "batch", "--commit-failure-policy",
+                           "ignore", "-f", "x.cql", "--fail-fast"});
   ASSERT_TRUE(settings.ok()) << settings.status().ToString();
   EXPECT_EQ(settings->data_dir, "/d");
   EXPECT_EQ(settings->manual_clock_micros, std::optional<int64_t>(1705276800000000LL));
   EXPECT_EQ(settings->format, OutputFormat::kJson);
   EXPECT_EQ(settings->commitlog_sync, CommitLogSync::kBatch);
+  EXPECT_EQ(settings->commit_failure_policy, CommitFailurePolicy::kIgnore);
   EXPECT_EQ(settings->file, std::optional<std::string>("x.cql"));
   EXPECT_TRUE(settings->fail_fast);
 
@@ -46,6 +48,8 @@ TEST(CommandLineTest, ShellUsageErrors) {
             "-e and -f cannot be used together");
   EXPECT_EQ(ParseShellArguments({"--commitlog-sync", "never"}).status().message(),
             "--commitlog-sync must be periodic, group or batch, not 'never'");
+  EXPECT_EQ(ParseShellArguments({"--commit-failure-policy", "die"}).status().message(),
+            "--commit-failure-policy must be stop or ignore, not 'die'");
   EXPECT_EQ(ParseShellArguments({"extra"}).status().message(),
             "unknown argument to cassette shell: 'extra'");
 }

@@ -72,6 +72,48 @@ class ShellTest : public ::testing::Test {
   std::unique_ptr<Shell> shell_;
 };
 
+// Opening prints what recovery found on standard error; damage the open
+// refuses by default is replayed past with --commit-failure-policy ignore.
+TEST_F(ShellTest, OpenReportsRecoveryAndTakesTheCommitFailurePolicy) {
+  ShellSettings settings = Settings();
+  settings.commitlog_sync = CommitLogSync::kBatch;
+  Open(settings);
+  CreateTable();
+  for (int k = 0; k < 3; ++k) Insert(k);
+  shell_.reset();  // closes: the log is sealed
+  auto names = fs_->GetChildren("/data/commitlog");
+  ASSERT_TRUE(names.ok() && names->size() == 1);
+  const std::string segment = "/data/commitlog/" + names->front();
+  auto bytes = fs_->NewRandomAccessFile(segment);
+  ASSERT_TRUE(bytes.ok());
+  std::string data;
+  ASSERT_TRUE((*bytes)->Read(0, (*bytes)->Size(), &data).ok());
+  data[30] ^= 0x10;  // inside the first record
+  auto file = fs_->NewWritableFile(segment);
+  ASSERT_TRUE(file.ok() && (*file)->Append(data).ok() && (*file)->Close().ok());
+  auto notes = fs_->NewWritableFile("/data/notes.txt");
+  ASSERT_TRUE(notes.ok() && (*notes)->Close().ok());
+
+  auto refused = Shell::Open(settings, fs_, ShellIo{.out = &out_, .err = &err_, .tty = false});
+  ASSERT_TRUE(refused.status().IsCorruption()) << refused.status().ToString();
+  EXPECT_NE(refused.status().message().find("commit_failure_policy stop"), std::string::npos);
+
+  settings.commit_failure_policy = CommitFailurePolicy::kIgnore;
+  Open(settings);
+  EXPECT_EQ(LiveRows(), 2u);
+  const std::string err = err_.str();
+  EXPECT_NE(err.find("cassette: warning: commit log segment " + segment +
+                     ": record payload checksum mismatch at offset 20 skipped"),
+            std::string::npos)
+      << err;
+  EXPECT_NE(err.find("cassette: warning: 1 commit-log records known lost"), std::string::npos)
+      << err;
+  EXPECT_NE(err.find("cassette: warning: /data/notes.txt is not a file this database accounts "
+                     "for; left alone"),
+            std::string::npos)
+      << err;
+}
+
 TEST_F(ShellTest, ClockAdvanceExpiresTtlData) {
   Shell& shell = Open(Settings());
   CreateTable();
