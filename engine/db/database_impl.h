@@ -83,6 +83,7 @@ class DatabaseImpl final : public Database {
                                                       const std::string& table) override;
   Result<TableStats> GetTableStats(const std::string& keyspace, const std::string& table) override;
   int64_t NowMicros() const override { return options_.clock->WallMicros(); }
+  const Options& options() const override { return options_; }
   Status Close() override;
 
  private:
