@@ -190,6 +190,12 @@ void Shell::ProcessLine(Input* input, std::string_view line) {
   }
   input->pending.append(line);
   input->pending.push_back('\n');
+  // No statement ends on a line without ';'. Splitting the whole pending
+  // text again for each line made a statement of n lines cost n^2; past a
+  // small size (where comment-only text is still dropped as before) such
+  // lines are only appended.
+  constexpr size_t kResplitBelow = 4 << 10;
+  if (input->pending.size() > kResplitBelow && line.find(';') == std::string_view::npos) return;
   std::string rest;
   const std::vector<std::string> statements = SplitCqlStatements(input->pending, &rest);
   // `rest` comes back trimmed; while no statement is complete the raw text

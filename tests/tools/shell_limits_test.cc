@@ -208,6 +208,20 @@ TEST_F(ShellLimitsTest, LongStatementAcrossLinesIsRefused) {
   EXPECT_NE(out_.str().find("Statement too large"), std::string::npos) << out_.str();
 }
 
+TEST_F(ShellLimitsTest, StatementOfManyLinesRuns) {
+  // 100 000 lines in one statement: the shell splits statements again only
+  // on lines that could end one (re-splitting on every line cost n^2).
+  Shell& shell = Open(OutputFormat::kJson);
+  std::string script = std::string(kSchema) + "INSERT INTO t (k, c, v) VALUES (1, 1, 'x";
+  for (int i = 0; i < 100000; ++i) script += "\nline";
+  script += "');\nSELECT count(*) FROM t;\n";
+  std::istringstream in(script);
+  shell.RunStream(in, "long.cql");
+  EXPECT_EQ(shell.failed_statements(), 0) << out_.str();
+  EXPECT_EQ(out_.str(), "[{\"count\":1}]\n");
+  ASSERT_NE(shell.database(), nullptr);
+}
+
 TEST_F(ShellLimitsTest, StatementsFromAStreamRunAsFromText) {
   Shell& shell = Open(OutputFormat::kJson);
   std::istringstream in(Fill() + "SELECT c FROM t WHERE k = 1 AND c = 300;\nSELECT");
