@@ -308,6 +308,9 @@ TEST_F(LimitsTest, OddLengthHexLiteralIsRefused) {
             "InvalidRequest: cannot parse 'abc' as hex bytes");
   EXPECT_EQ(Error("SELECT * FROM b WHERE k = 1 AND v = 0x1 ALLOW FILTERING"),
             "InvalidRequest: cannot parse '1' as hex bytes");
+  EXPECT_EQ(Error("INSERT INTO b JSON '{\"k\": 1, \"v\": \"0xabc\"}'"),
+            "InvalidRequest: Error decoding JSON value for v: Value '0xabc' is not a valid blob "
+            "representation: cannot parse 'abc' as hex bytes");
   Run("INSERT INTO b (k, v) VALUES (1, 0x0abc)");
   Run("INSERT INTO b (k, v) VALUES (2, 0x)");
   EXPECT_EQ(Scalar("SELECT v FROM b WHERE k = 1"), "0x0abc");
