@@ -52,6 +52,8 @@ Result<std::optional<int64_t>> ParseClock(const std::string& text) {
                                    "'");
   }
   CASSETTE_ASSIGN_OR_RETURN(int64_t micros, ParseIsoMicros(text.substr(prefix.size())));
+  Status in_range = CheckManualClockMicros(micros, "--clock");
+  if (!in_range.ok()) return Status::InvalidArgument(in_range.message());
   return std::optional<int64_t>(micros);
 }
 

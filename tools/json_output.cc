@@ -12,17 +12,20 @@ std::string JsonRowsLine(const CqlResult& result) {
   std::string line = "[";
   for (size_t r = 0; r < result.rows.size(); ++r) {
     if (r > 0) line += ",";
-    line += "{";
-    const std::vector<Value>& row = result.rows[r];
-    for (size_t c = 0; c < result.columns.size(); ++c) {
-      if (c > 0) line += ",";
-      line += JsonQuote(result.columns[c].name);
-      line += ":";
-      line += c < row.size() ? row[c].ToJson() : "null";
-    }
-    line += "}";
+    line += JsonRowObject(result.columns, result.rows[r]);
   }
   return line + "]";
+}
+
+std::string JsonRowObject(const std::vector<ColumnSpec>& columns, const std::vector<Value>& row) {
+  std::string object = "{";
+  for (size_t c = 0; c < columns.size(); ++c) {
+    if (c > 0) object += ",";
+    object += JsonQuote(columns[c].name);
+    object += ":";
+    object += c < row.size() ? row[c].ToJson() : "null";
+  }
+  return object + "}";
 }
 
 std::string JsonErrorLine(const Status& status) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "cassette/cql.h"
 #include "cassette/query.h"
@@ -14,6 +15,9 @@ namespace cassette::tools {
 // [{"col":value,...},...]: keys are the result's column names in order,
 // values encoded as SELECT JSON encodes them (Value::ToJson).
 std::string JsonRowsLine(const CqlResult& result);
+// One element of that array; the shell writes a paged result's line a
+// page at a time: "[", the objects separated by ",", "]".
+std::string JsonRowObject(const std::vector<ColumnSpec>& columns, const std::vector<Value>& row);
 // {"error":"<Cassandra class>","message":"<text>"}
 std::string JsonErrorLine(const Status& status);
 // {"trace":{"partitions_read":N,"sstables_read":N,"live_rows":N,"tombstone_cells":N,...}}

@@ -6,7 +6,6 @@
 
 #include <fstream>
 #include <iostream>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -35,16 +34,13 @@ int RunShell(const ShellSettings& settings) {
   // Statements typed at a terminal get line editing and the terminal layout;
   // -e, -f and piped input are scripts.
   const bool interactive = !settings.execute && !settings.file && isatty(STDIN_FILENO) != 0;
-  std::string script;
+  std::ifstream script;
   if (settings.file) {
-    std::ifstream file(*settings.file, std::ios::binary);
-    if (!file) {
+    script.open(*settings.file, std::ios::binary);
+    if (!script) {
       std::cerr << "cassette shell: cannot open " << *settings.file << "\n";
       return kExitFailure;
     }
-    std::ostringstream text;
-    text << file.rdbuf();
-    script = text.str();
   }
   ShellIo io{.out = &std::cout, .err = &std::cerr, .tty = interactive};
   auto shell = Shell::Open(settings, cassette::NewPosixFileSystem(), io);
@@ -56,7 +52,7 @@ int RunShell(const ShellSettings& settings) {
   if (settings.execute) {
     (*shell)->RunScript(*settings.execute, "<stdin>");
   } else if (settings.file) {
-    (*shell)->RunScript(script, *settings.file);
+    (*shell)->RunStream(script, *settings.file);
   } else if (interactive) {
     LineEditor editor(LineEditor::DefaultHistoryFile());
     while (!(*shell)->stopped()) {
@@ -69,9 +65,7 @@ int RunShell(const ShellSettings& settings) {
     }
     (*shell)->FinishInput();
   } else {
-    std::string line;
-    while (!(*shell)->stopped() && std::getline(std::cin, line)) (*shell)->FeedLine(line);
-    (*shell)->FinishInput();
+    (*shell)->RunInput(std::cin);
   }
   cassette::Status closed = (*shell)->Close();
   if (!closed.ok()) {

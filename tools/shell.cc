@@ -1,6 +1,8 @@
 #include "tools/shell.h"
 
+#include <algorithm>
 #include <cctype>
+#include <istream>
 
 #include "tools/json_output.h"
 #include "tools/table_output.h"
@@ -136,7 +138,70 @@ void Shell::RunLines(Input* input, std::string_view text) {
   FinishSource(input);
 }
 
-void Shell::FeedLine(std::string_view line) { ProcessLine(&stdin_input_, line); }
+void Shell::RunStream(std::istream& in, const std::string& source) {
+  Input input;
+  input.source = source;
+  input.show_location = true;
+  ReadLines(&input, in);
+}
+
+void Shell::RunInput(std::istream& in) { ReadLines(&stdin_input_, in); }
+
+Shell::LineRead Shell::ReadBoundedLine(std::istream& in, size_t limit, std::string* line) {
+  line->clear();
+  std::streambuf* buffer = in.rdbuf();
+  bool any = false;
+  while (true) {
+    const int c = buffer->sbumpc();
+    if (c == std::char_traits<char>::eof()) return any ? LineRead::kLine : LineRead::kEnd;
+    any = true;
+    if (c == '\n') return LineRead::kLine;
+    if (line->size() >= limit) return LineRead::kTooLong;
+    line->push_back(static_cast<char>(c));
+  }
+}
+
+void Shell::ReadLines(Input* input, std::istream& in) {
+  const size_t limit = MaxStatementBytes();
+  std::string line;
+  while (!stopped_) {
+    const size_t room = limit - std::min(limit, input->pending.size());
+    const LineRead read = ReadBoundedLine(in, room, &line);
+    if (read == LineRead::kEnd) break;
+    if (read == LineRead::kTooLong) {
+      // Nothing more is read from this source: its end may be anywhere
+      // (or nowhere, as in /dev/zero).
+      ++input->line;
+      RefuseLongStatement(input);
+      return;
+    }
+    ProcessLine(input, line);
+  }
+  FinishSource(input);
+}
+
+size_t Shell::MaxStatementBytes() const {
+  return static_cast<size_t>(db_->options().native_transport_max_frame_size);
+}
+
+void Shell::RefuseLongStatement(Input* input) {
+  input->pending.clear();
+  ReportFailure(Status::InvalidRequest("Statement too large: more than " +
+                                       std::to_string(MaxStatementBytes()) +
+                                       " bytes without its end (native_transport_max_frame_size); "
+                                       "the rest of " +
+                                       input->source + " is not read"),
+                ErrorOrigin::kShell, *input);
+}
+
+void Shell::FeedLine(std::string_view line) {
+  if (stdin_input_.pending.size() + line.size() > MaxStatementBytes()) {
+    ++stdin_input_.line;
+    RefuseLongStatement(&stdin_input_);
+    return;
+  }
+  ProcessLine(&stdin_input_, line);
+}
 
 void Shell::FinishInput() { FinishSource(&stdin_input_); }
 
@@ -152,6 +217,12 @@ void Shell::ProcessLine(Input* input, std::string_view line) {
   }
   input->pending.append(line);
   input->pending.push_back('\n');
+  // No statement ends on a line without ';'. Splitting the whole pending
+  // text again for each line made a statement of n lines cost n^2; past a
+  // small size (where comment-only text is still dropped as before) such
+  // lines are only appended.
+  constexpr size_t kResplitBelow = 4 << 10;
+  if (input->pending.size() > kResplitBelow && line.find(';') == std::string_view::npos) return;
   std::string rest;
   const std::vector<std::string> statements = SplitCqlStatements(input->pending, &rest);
   // `rest` comes back trimmed; while no statement is complete the raw text
@@ -194,34 +265,99 @@ void Shell::ExecuteStatement(std::string_view statement, const Input& input) {
 }
 
 void Shell::ExecuteCql(std::string_view statement, const Input& input) {
-  Result<CqlResult> result = FetchAllPages(statement);
+  Result<CqlPreparedStatement> prepared = session_->Prepare(statement);
+  if (!prepared.ok()) {
+    ReportFailure(prepared.status(), ErrorOrigin::kServer, input);
+    return;
+  }
+  CqlQueryOptions options;
+  options.page_size = paging_ ? page_size_ : 0;
+  Result<CqlResult> result = session_->Execute(*prepared, std::vector<Value>(), options);
   if (!result.ok()) {
     ReportFailure(result.status(), ErrorOrigin::kServer, input);
+    return;
+  }
+  if (FirstKeyword(statement) == "select" && result->kind == CqlResult::Kind::kRows) {
+    PrintSelectPages(*prepared, std::move(*result), options, input);
+    return;
+  }
+  Status fetched = FetchRemainingPages(*prepared, options, &*result);
+  if (!fetched.ok()) {
+    ReportFailure(fetched, ErrorOrigin::kServer, input);
     return;
   }
   PrintResult(statement, *result);
 }
 
-Result<CqlResult> Shell::FetchAllPages(std::string_view statement) {
-  CASSETTE_ASSIGN_OR_RETURN(CqlPreparedStatement prepared, session_->Prepare(statement));
-  const std::vector<Value> no_values;
-  CqlQueryOptions options;
-  options.page_size = paging_ ? page_size_ : 0;
-  CASSETTE_ASSIGN_OR_RETURN(CqlResult result, session_->Execute(prepared, no_values, options));
-  // Like cqlsh, the shell shows every page: the rows are those of an
-  // unpaged query except where Cassandra refuses to page.
-  while (!result.paging_state.empty()) {
-    options.paging_state = result.paging_state;
-    CASSETTE_ASSIGN_OR_RETURN(CqlResult page, session_->Execute(prepared, no_values, options));
-    if (page.paging_state == options.paging_state) {
-      return Status::ReadFailure("paging did not advance past the same position");
-    }
-    for (auto& row : page.rows) result.rows.push_back(std::move(row));
-    for (auto& warning : page.warnings) result.warnings.push_back(std::move(warning));
-    AddStats(page.stats, &result.stats);
-    result.paging_state = std::move(page.paging_state);
+Result<CqlResult> Shell::NextPage(const CqlPreparedStatement& prepared, CqlQueryOptions* options,
+                                  const std::string& paging_state) {
+  options->paging_state = paging_state;
+  CASSETTE_ASSIGN_OR_RETURN(CqlResult page,
+                            session_->Execute(prepared, std::vector<Value>(), *options));
+  if (page.paging_state == options->paging_state) {
+    return Status::ReadFailure("paging did not advance past the same position");
   }
-  return result;
+  return page;
+}
+
+Status Shell::FetchRemainingPages(const CqlPreparedStatement& prepared, CqlQueryOptions options,
+                                  CqlResult* result) {
+  while (!result->paging_state.empty()) {
+    CASSETTE_ASSIGN_OR_RETURN(CqlResult page, NextPage(prepared, &options, result->paging_state));
+    for (auto& row : page.rows) result->rows.push_back(std::move(row));
+    for (auto& warning : page.warnings) result->warnings.push_back(std::move(warning));
+    AddStats(page.stats, &result->stats);
+    result->paging_state = std::move(page.paging_state);
+  }
+  return Status::OK();
+}
+
+void Shell::PrintSelectPages(const CqlPreparedStatement& prepared, CqlResult page,
+                             CqlQueryOptions options, const Input& input) {
+  // Like cqlsh, every page is printed as it arrives (print_all), so the
+  // shell holds one page however many rows the SELECT returns.
+  const bool json = format_ == OutputFormat::kJson;
+  const TableLayout layout{.tty = io_.tty, .expand = expand_};
+  std::vector<std::string> warnings;
+  ReadStats stats;
+  size_t rows = 0;
+  bool first_page = true;
+  Status failure;
+  *io_.out << (json ? "[" : FormatSelectStart());
+  while (true) {
+    if (json) {
+      for (const std::vector<Value>& row : page.rows) {
+        if (rows++ > 0) *io_.out << ",";
+        *io_.out << JsonRowObject(page.columns, row);
+      }
+    } else {
+      *io_.out << FormatSelectPage(ToTextTable(page), layout, first_page, rows);
+      rows += page.rows.size();
+    }
+    first_page = false;
+    for (auto& warning : page.warnings) warnings.push_back(std::move(warning));
+    AddStats(page.stats, &stats);
+    if (page.paging_state.empty()) break;
+    Result<CqlResult> next = NextPage(prepared, &options, page.paging_state);
+    if (!next.ok()) {
+      failure = next.status();
+      break;
+    }
+    page = std::move(*next);
+  }
+  if (json) *io_.out << "]\n";
+  if (!failure.ok()) {
+    // The rows printed so far stay; the failure follows them, as in cqlsh.
+    ReportFailure(failure, ErrorOrigin::kServer, input);
+    return;
+  }
+  if (json) {
+    if (tracing_) *io_.out << JsonTraceLine(stats) << "\n";
+    *io_.err << FormatWarnings(warnings);
+    return;
+  }
+  *io_.out << FormatSelectEnd(rows, layout) << FormatWarnings(warnings);
+  if (tracing_) *io_.out << FormatReadTrace(stats, layout);
 }
 
 void Shell::PrintResult(std::string_view statement, const CqlResult& result) {

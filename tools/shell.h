@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <istream>
 #include <memory>
 #include <ostream>
 #include <string>
@@ -48,7 +49,13 @@ class Shell {
   // Runs every statement of `text` (-e, -f, SOURCE); errors are located as
   // "<source>:<line>:". An unfinished last statement is an error.
   void RunScript(std::string_view text, const std::string& source);
-  // Line by line from standard input (a terminal or a pipe).
+  // The same, read from `in` a line at a time (-f, SOURCE): never more
+  // than one statement's text (at most Options::native_transport_max_frame_size
+  // bytes) is held; a longer one is refused and the rest of `in` left unread.
+  void RunStream(std::istream& in, const std::string& source);
+  // Standard input that is not a terminal, read as RunStream reads.
+  void RunInput(std::istream& in);
+  // Line by line from a terminal; a statement past the size limit is refused.
   void FeedLine(std::string_view line);
   // End of standard input.
   void FinishInput();
@@ -88,11 +95,25 @@ class Shell {
 
   // Every line of `text`, then the end of the source.
   void RunLines(Input* input, std::string_view text);
+  enum class LineRead : uint8_t { kLine, kEnd, kTooLong };
+  // The next line of `in` without its '\n', or kTooLong past `limit` bytes.
+  static LineRead ReadBoundedLine(std::istream& in, size_t limit, std::string* line);
+  void ReadLines(Input* input, std::istream& in);
+  size_t MaxStatementBytes() const;
+  void RefuseLongStatement(Input* input);
   void ProcessLine(Input* input, std::string_view line);
   void FinishSource(Input* input);
   void ExecuteStatement(std::string_view statement, const Input& input);
   void ExecuteCql(std::string_view statement, const Input& input);
-  Result<CqlResult> FetchAllPages(std::string_view statement);
+  // The page after `paging_state`; a page that does not advance fails.
+  Result<CqlResult> NextPage(const CqlPreparedStatement& prepared, CqlQueryOptions* options,
+                             const std::string& paging_state);
+  // Appends every further page to `result` (statements other than SELECT).
+  Status FetchRemainingPages(const CqlPreparedStatement& prepared, CqlQueryOptions options,
+                             CqlResult* result);
+  // A SELECT's pages, each printed as it arrives.
+  void PrintSelectPages(const CqlPreparedStatement& prepared, CqlResult page,
+                        CqlQueryOptions options, const Input& input);
   void PrintResult(std::string_view statement, const CqlResult& result);
   void ReportFailure(const Status& status, ErrorOrigin origin, const Input& input);
   // Runs jobs queued on the manual scheduler (flushes of full memtables).

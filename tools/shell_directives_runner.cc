@@ -3,7 +3,6 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
-#include <sstream>
 
 #include "tools/json_output.h"
 #include "tools/shell.h"
@@ -79,6 +78,7 @@ Status Shell::SetClock(const Directive& directive) {
     if (directive.micros > INT64_MAX - now) {
       return Status::InvalidRequest("CLOCK ADVANCE would move the clock past the year 292277");
     }
+    CASSETTE_RETURN_IF_ERROR(CheckManualClockMicros(now + directive.micros, "CLOCK ADVANCE to"));
     return manual_clock_->Advance(directive.micros);
   }
   Result<int64_t> target = ParseIsoMicros(directive.argument);
@@ -87,6 +87,7 @@ Status Shell::SetClock(const Directive& directive) {
     return Status::InvalidRequest("CLOCK SET '" + directive.argument + "' is before the clock (" +
                                   FormatIsoMicros(now) + "): the clock never goes backwards");
   }
+  CASSETTE_RETURN_IF_ERROR(CheckManualClockMicros(*target, "CLOCK SET"));
   return manual_clock_->Set(*target);
 }
 
@@ -169,12 +170,10 @@ void Shell::RunDirective(const Directive& directive, const Input& input) {
             ErrorOrigin::kShell, input);
         return;
       }
-      std::ostringstream text;
-      text << file.rdbuf();
       Input nested;
       nested.source = directive.argument;
       nested.depth = input.depth + 1;
-      RunLines(&nested, text.str());
+      ReadLines(&nested, file);
       return;
     }
     case Kind::kExit:

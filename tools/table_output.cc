@@ -48,10 +48,12 @@ std::string HeaderLine(const TextTable& table, const std::vector<size_t>& widths
   return line + "\n";
 }
 
-// print_formatted_result: header, separator, right-aligned rows.
-std::string Horizontal(const TextTable& table, const TableLayout& layout) {
+// print_formatted_result: header, separator, right-aligned rows; the
+// widths are those of this table (a page, when paging) alone.
+std::string Horizontal(const TextTable& table, const TableLayout& layout, bool with_header) {
   const std::vector<size_t> widths = ColumnWidths(table);
-  std::string out = HeaderLine(table, widths) + Separator(widths);
+  std::string out;
+  if (with_header || table.rows.empty()) out = HeaderLine(table, widths) + Separator(widths);
   if (table.rows.empty()) return out + "\n";
   for (const auto& row : table.rows) {
     std::string line = " ";
@@ -65,8 +67,9 @@ std::string Horizontal(const TextTable& table, const TableLayout& layout) {
   return out;
 }
 
-// print_formatted_result_vertically: one "@ Row n" block per row.
-std::string Vertical(const TextTable& table) {
+// print_formatted_result_vertically: one "@ Row n" block per row,
+// numbered from `row_offset` + 1.
+std::string Vertical(const TextTable& table, size_t row_offset) {
   size_t name_width = 0;
   size_t value_width = 0;
   for (const std::string& name : table.names) name_width = std::max(name_width, DisplayWidth(name));
@@ -75,7 +78,7 @@ std::string Vertical(const TextTable& table) {
   }
   std::string out;
   for (size_t r = 0; r < table.rows.size(); ++r) {
-    out += "@ Row " + std::to_string(r + 1) + "\n";
+    out += "@ Row " + std::to_string(row_offset + r + 1) + "\n";
     out += "-" + std::string(name_width, '-') + "-+-" + std::string(value_width, '-') + "-\n";
     for (size_t i = 0; i < table.names.size(); ++i) {
       const std::string& cell = i < table.rows[r].size() ? table.rows[r][i] : std::string();
@@ -87,10 +90,11 @@ std::string Vertical(const TextTable& table) {
 }
 
 // print_static_result.
-std::string StaticResult(const TextTable& table, const TableLayout& layout) {
+std::string StaticResult(const TextTable& table, const TableLayout& layout, bool with_header,
+                         size_t row_offset) {
   if (table.names.empty()) return "";
-  if (layout.expand && !table.rows.empty()) return Vertical(table);
-  return Horizontal(table, layout);
+  if (layout.expand && !table.rows.empty()) return Vertical(table, row_offset);
+  return Horizontal(table, layout, with_header);
 }
 
 std::string ServerError(std::string_view driver_class, const char* code, std::string_view summary,
@@ -141,13 +145,28 @@ TextTable ToTextTable(const CqlResult& result) {
 }
 
 std::string FormatSelectTable(const TextTable& table, const TableLayout& layout) {
-  std::string out = "\n" + StaticResult(table, layout);
+  return FormatSelectStart() + FormatSelectPage(table, layout, true, 0) +
+         FormatSelectEnd(table.rows.size(), layout);
+}
+
+std::string FormatSelectStart() { return "\n"; }
+
+std::string FormatSelectPage(const TextTable& page, const TableLayout& layout, bool first_page,
+                             size_t rows_before) {
+  // print_all: the first page always (an empty result shows its header),
+  // later ones when they hold rows; the header again only on a terminal.
+  if (!first_page && page.rows.empty()) return "";
+  return StaticResult(page, layout, first_page || layout.tty, rows_before);
+}
+
+std::string FormatSelectEnd(size_t rows, const TableLayout& layout) {
+  std::string out;
   if (!layout.tty) out += "\n";
-  return out + "(" + std::to_string(table.rows.size()) + " rows)\n";
+  return out + "(" + std::to_string(rows) + " rows)\n";
 }
 
 std::string FormatStatementRows(const TextTable& table, const TableLayout& layout) {
-  return "\n" + StaticResult(table, layout);
+  return "\n" + StaticResult(table, layout, true, 0);
 }
 
 std::string FormatReadTrace(const ReadStats& stats, const TableLayout& layout) {
@@ -158,7 +177,7 @@ std::string FormatReadTrace(const ReadStats& stats, const TableLayout& layout) {
                         std::to_string(stats.sstables_skipped),
                         std::to_string(stats.memtables_read), std::to_string(stats.live_rows),
                         std::to_string(stats.tombstone_cells), std::to_string(stats.blocks_read)});
-  return "\nTracing session: read statistics\n\n" + Horizontal(table, layout) + "\n";
+  return "\nTracing session: read statistics\n\n" + Horizontal(table, layout, true) + "\n";
 }
 
 std::string FormatWarnings(const std::vector<std::string>& warnings) {

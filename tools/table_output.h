@@ -33,6 +33,16 @@ TextTable ToTextTable(const CqlResult& result);
 
 // A SELECT's output: a blank line, the rows, "(N rows)".
 std::string FormatSelectTable(const TextTable& table, const TableLayout& layout);
+// The same, a page at a time as cqlsh prints a paged result (print_all):
+// FormatSelectStart, then FormatSelectPage for each page in order (each
+// page's widths are its own, the header is printed for the first page
+// only unless on a terminal, EXPAND numbers rows on from `rows_before`),
+// then FormatSelectEnd with the total. One page prints as
+// FormatSelectTable does.
+std::string FormatSelectStart();
+std::string FormatSelectPage(const TextTable& page, const TableLayout& layout, bool first_page,
+                             size_t rows_before);
+std::string FormatSelectEnd(size_t rows, const TableLayout& layout);
 // Rows of another statement (a conditional update's [applied] row): no
 // row count.
 std::string FormatStatementRows(const TextTable& table, const TableLayout& layout);

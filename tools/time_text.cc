@@ -27,4 +27,13 @@ std::string FormatIsoMicros(int64_t micros) {
   return text;
 }
 
+Status CheckManualClockMicros(int64_t micros, const std::string& what) {
+  constexpr int64_t kLatest = INT64_MAX / 1000;
+  constexpr int64_t kEarliest = INT64_MIN / 1000;
+  if (micros >= kEarliest && micros <= kLatest) return Status::OK();
+  return Status::InvalidRequest(
+      what + " " + FormatIsoMicros(micros) + " is outside the manual clock's range (" +
+      FormatIsoMicros(kEarliest) + " to " + FormatIsoMicros(kLatest) + ")");
+}
+
 }  // namespace cassette::tools

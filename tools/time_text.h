@@ -19,4 +19,10 @@ Result<int64_t> ParseIsoMicros(std::string_view text);
 // the database uses for window starts.
 std::string FormatIsoMicros(int64_t micros);
 
+// A manual clock counts monotonic time in int64 nanoseconds (its wall
+// microseconds x 1000): past these bounds (2262-04-11 and 1677-09-21) that
+// product would overflow, so the shell refuses to set its clock there.
+// `what` names the request ("--clock", "CLOCK SET", ...) in the message.
+Status CheckManualClockMicros(int64_t micros, const std::string& what);
+
 }  // namespace cassette::tools

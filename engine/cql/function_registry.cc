@@ -35,16 +35,19 @@ int64_t TemporalMillis(const Value& v) {
   }
 }
 
-Value DateFromMillis(int64_t millis) {
-  return Value::Date(static_cast<int32_t>(FloorDiv(millis, kMillisPerDay)));
+Result<Value> DateFromMillis(int64_t millis) {
+  CASSETTE_ASSIGN_OR_RETURN(int32_t days, DateOfMillis(millis));
+  return Value::Date(days);
 }
 
 Result<Value> Now(const NativeFunction& self, const std::vector<Value>&,
                   const FunctionContext& context) {
   const int64_t micros = context.now_micros;
   switch (self.return_type.kind()) {
-    case TypeKind::kTimeuuid:
-      return Value::Timeuuid(NextTimeuuid(micros));
+    case TypeKind::kTimeuuid: {
+      CASSETTE_ASSIGN_OR_RETURN(UuidBytes uuid, TimeuuidAt(micros));
+      return Value::Timeuuid(uuid);
+    }
     case TypeKind::kTimestamp:
       return Value::Timestamp(FloorDiv(micros, 1000));
     case TypeKind::kDate:

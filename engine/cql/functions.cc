@@ -314,8 +314,10 @@ Result<Value> CastValue(const Value& value, const DataType& target) {
   } else {
     millis = value.AsInt64();
   }
-  if (to == TypeKind::kDate)
-    return Value::Date(static_cast<int32_t>(FloorDiv(millis, kMillisPerDay)));
+  if (to == TypeKind::kDate) {
+    CASSETTE_ASSIGN_OR_RETURN(int32_t days, DateOfMillis(millis));
+    return Value::Date(days);
+  }
   return Value::Timestamp(millis);
 }
 

@@ -396,6 +396,13 @@ Result<Value> FromJson(const DataType& type, const JsonValue& json) {
         return Status::InvalidRequest("String representation of blob is missing 0x prefix: " +
                                       json.text);
       }
+      if (json.text.size() % 2 == 1) {
+        // BytesType.fromJSONObject: Hex.hexToBytes refuses an odd digit
+        // count, and the MarshalException is wrapped.
+        return Status::InvalidRequest("Value '" + json.text +
+                                      "' is not a valid blob representation: cannot parse '" +
+                                      json.text.substr(2) + "' as hex bytes");
+      }
       return Value::Parse(type, json.text);
     default:
       break;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "engine/cql/batch_inserts.h"
+#include "engine/cql/batch_size.h"
 #include "engine/cql/conditions.h"
 #include "engine/cql/json_insert.h"
 #include "engine/cql/mutation_builder.h"
@@ -629,18 +630,29 @@ Result<CqlResult> ExecuteBatch(const BatchStatement& statement,
     // An ingest batch (rows of the same columns): written as the mutations
     // below would be, without building them.
     if (std::optional<InsertBatch> inserts = TakeInsertBatch(plans)) {
+      CASSETTE_ASSIGN_OR_RETURN(TableSchema schema,
+                                context.db->GetTable(inserts->keyspace(), inserts->table()));
+      CqlResult result;
+      CASSETTE_RETURN_IF_ERROR(
+          CheckBatchSize(MeasureBatch(*inserts, schema), context.db->options(), &result.warnings));
       CASSETTE_RETURN_IF_ERROR(context.db->ApplyInserts(*inserts));
-      return CqlResult{};
+      return result;
     }
   }
   MutationBuilder builder(context.db);
   std::vector<Mutation> mutations;
   for (const WritePlan& plan : plans) CASSETTE_RETURN_IF_ERROR(builder.Build(plan, &mutations));
+  CqlResult result;
+  if (!conditional) {
+    // Refused whole before anything is written; Cassandra does not check
+    // conditional batches, which hold one partition.
+    CASSETTE_RETURN_IF_ERROR(
+        CheckBatchSize(MeasureBatch(mutations), context.db->options(), &result.warnings));
+  }
   // Logged or not, the batch goes to the engine as one atomic unit (one
   // commit-log record): stronger than Cassandra's unlogged batches, never weaker.
   if (!mutations.empty()) CASSETTE_RETURN_IF_ERROR(context.db->ApplyBatch(mutations));
-  if (!conditional) return CqlResult{};
-  CqlResult result;
+  if (!conditional) return result;
   result.kind = CqlResult::Kind::kRows;
   result.columns.push_back({"[applied]", DataType::Boolean()});
   result.rows.push_back({Value::Boolean(true)});

@@ -1,13 +1,16 @@
 // SELECT execution: the plan's engine reads (one per clustering IN
 // combination and partition, else one for every partition), streamed
 // through ALLOW FILTERING filters, PER PARTITION LIMIT and LIMIT into the
-// selectors; or, for aggregates, GROUP BY and ORDER BY across IN
-// partitions, computed whole and then paged by offset.
+// selectors. Aggregates and GROUP BY stream their rows through a
+// GroupFolder a row at a time (memory independent of the rows aggregated)
+// and page by offset in groups; ORDER BY across IN partitions sorts every
+// row (Cassandra does not page it).
 #include "engine/cql/select_statement.h"
 
 #include <algorithm>
 #include <utility>
 
+#include "engine/cql/group_folder.h"
 #include "engine/cql/select_paging.h"
 #include "engine/cql/select_plan.h"
 #include "engine/types/type_codec.h"
@@ -32,15 +35,6 @@ void AddStats(const ReadStats& from, ReadStats* to) {
   to->live_rows += from.live_rows;
   to->tombstone_cells += from.tombstone_cells;
   to->blocks_read += from.blocks_read;
-}
-
-std::string PartitionIdentity(const ResultRow& row, const std::vector<size_t>& key_slots) {
-  std::string identity;
-  for (size_t slot : key_slots) {
-    const std::string& bytes = row.values[slot].bytes();
-    identity += std::to_string(bytes.size()) + ":" + bytes;
-  }
-  return identity;
 }
 
 class SelectExecution {
@@ -68,7 +62,11 @@ class SelectExecution {
   // Each selector's ColumnSlot when all of them are plain, distinct
   // columns (the values then move from row to result), else empty.
   std::vector<size_t> DirectSlots() const;
-  Result<std::vector<std::vector<Value>>> Materialize();
+  // ORDER BY across IN partitions: every row, sorted.
+  Result<std::vector<ResultRow>> SortedRows();
+  Result<std::vector<std::vector<Value>>> SortedSelection();
+  // Feeds every row (sorted first for ORDER BY) to `folder` until it is done.
+  Status Aggregate(GroupFolder* folder);
   Result<CqlResult> Finish(std::vector<std::vector<Value>> rows, std::string paging_state);
 
   SelectPlan plan_;
@@ -234,95 +232,62 @@ int CompareForSort(const SelectPlan& plan, const ResultRow& a, const ResultRow& 
   return 0;
 }
 
-// The whole result, for queries that need every row before the first
-// result row is known.
-Result<std::vector<std::vector<Value>>> SelectExecution::Materialize() {
+// Rows in the order of the plan's ORDER BY, all of them: Cassandra
+// refuses to page such queries, so they are bounded by the IN partitions.
+Result<std::vector<ResultRow>> SelectExecution::SortedRows() {
   std::vector<ResultRow> rows;
   CASSETTE_RETURN_IF_ERROR(Stream(0, &rows));
-  if (plan_.post_sort) {
-    std::stable_sort(rows.begin(), rows.end(), [&](const ResultRow& a, const ResultRow& b) {
-      return CompareForSort(plan_, a, b) < 0;
-    });
-  }
-  std::vector<std::vector<Value>> out;
-  if (!plan_.Grouping()) {
-    for (ResultRow& row : rows) {
-      if (plan_.limit > 0 && static_cast<int64_t>(out.size()) >= plan_.limit) break;
-      CASSETTE_ASSIGN_OR_RETURN(std::vector<Value> values, Select(row));
-      out.push_back(std::move(values));
-    }
-    return out;
-  }
+  std::stable_sort(rows.begin(), rows.end(), [&](const ResultRow& a, const ResultRow& b) {
+    return CompareForSort(plan_, a, b) < 0;
+  });
+  return rows;
+}
 
-  // Groups: consecutive rows with the same partition and clustering prefix
-  // (the last one through the GROUP BY function); everything for an
-  // aggregate without GROUP BY.
-  std::optional<std::vector<std::string>> current_key;
-  std::string current_partition;
-  int64_t groups_in_partition = 0;
-  bool group_open = false;
-  auto reset = [&] {
-    for (SelectorNodePtr& selector : plan_.selectors) selector->Reset();
-  };
-  auto close_group = [&]() -> Status {
-    if (!group_open) return Status::OK();
-    group_open = false;
-    std::vector<Value> values;
-    for (SelectorNodePtr& selector : plan_.selectors) {
-      CASSETTE_ASSIGN_OR_RETURN(Value value, selector->Output());
-      values.push_back(std::move(value));
-    }
+Result<std::vector<std::vector<Value>>> SelectExecution::SortedSelection() {
+  CASSETTE_ASSIGN_OR_RETURN(std::vector<ResultRow> rows, SortedRows());
+  std::vector<std::vector<Value>> out;
+  for (ResultRow& row : rows) {
+    if (plan_.limit > 0 && static_cast<int64_t>(out.size()) >= plan_.limit) break;
+    CASSETTE_ASSIGN_OR_RETURN(std::vector<Value> values, Select(row));
     out.push_back(std::move(values));
-    return Status::OK();
-  };
-  auto limit_reached = [&] {
-    return plan_.limit > 0 && static_cast<int64_t>(out.size()) >= plan_.limit;
-  };
-  reset();
-  if (plan_.aggregate_everything) group_open = true;
-  for (const ResultRow& row : rows) {
-    if (plan_.group_by) {
-      std::string partition = PartitionIdentity(row, plan_.partition_key_slots);
-      std::vector<std::string> key{partition};
-      for (size_t i = 0; i < plan_.group_clustering_slots.size(); ++i) {
-        const bool last = i + 1 == plan_.group_clustering_slots.size();
-        if (last && plan_.group_function) {
-          plan_.group_function->Reset();
-          CASSETTE_RETURN_IF_ERROR(plan_.group_function->AddInput(row));
-          CASSETTE_ASSIGN_OR_RETURN(Value bucket, plan_.group_function->Output());
-          key.push_back(bucket.is_null() ? std::string("\xff", 1) : "=" + bucket.bytes());
-        } else {
-          const Value& v = row.values[plan_.group_clustering_slots[i]];
-          key.push_back(v.is_null() ? std::string("\xff", 1) : "=" + v.bytes());
-        }
-      }
-      if (!current_key || *current_key != key) {
-        CASSETTE_RETURN_IF_ERROR(close_group());
-        if (limit_reached()) break;
-        if (partition != current_partition) {
-          current_partition = partition;
-          groups_in_partition = 0;
-        }
-        current_key = key;
-        if (plan_.per_partition_limit > 0 && groups_in_partition >= plan_.per_partition_limit) {
-          continue;
-        }
-        ++groups_in_partition;
-        reset();
-        group_open = true;
-      } else if (!group_open) {
-        continue;  // a group past the per-partition limit
-      }
-    }
-    CASSETTE_RETURN_IF_ERROR([&]() -> Status {
-      for (SelectorNodePtr& selector : plan_.selectors) {
-        CASSETTE_RETURN_IF_ERROR(selector->AddInput(row));
-      }
-      return Status::OK();
-    }());
   }
-  if (!limit_reached()) CASSETTE_RETURN_IF_ERROR(close_group());
   return out;
+}
+
+Status SelectExecution::Aggregate(GroupFolder* folder) {
+  if (plan_.post_sort) {
+    CASSETTE_ASSIGN_OR_RETURN(std::vector<ResultRow> rows, SortedRows());
+    for (const ResultRow& row : rows) {
+      if (folder->done()) break;
+      CASSETTE_RETURN_IF_ERROR(folder->Add(row));
+    }
+    return folder->Finish();
+  }
+  // One pass over each read, a row at a time (Database::ReadEach): what is
+  // held is one row and the open group, whatever the rows aggregated.
+  ResultRow row;
+  bool stopped = false;
+  for (size_t i = 0; i < reads_.size() && !folder->done(); ++i) {
+    Result<ResultSet> read = context_.db->ReadEach(MakeQuery(i), [&](const RowView& view) {
+      row.values.clear();
+      for (const ValueView& value : view.values) row.values.push_back(value.ToValue());
+      row.writetimes.assign(view.writetimes.begin(), view.writetimes.end());
+      row.ttls.assign(view.ttls.begin(), view.ttls.end());
+      if (!PassesFilters(row)) return Status::OK();
+      CASSETTE_RETURN_IF_ERROR(folder->Add(row));
+      if (!folder->done()) return Status::OK();
+      // LIMIT reached: a status other than OK ends the read here.
+      stopped = true;
+      return Status::Busy("aggregation complete");
+    });
+    if (!read.ok()) {
+      if (stopped) break;
+      return read.status();
+    }
+    AddStats(read->stats, &stats_);
+    warnings_.insert(warnings_.end(), read->warnings.begin(), read->warnings.end());
+  }
+  return folder->Finish();
 }
 
 // SELECT JSON's object for one row: keys are the column names, quoted
@@ -373,23 +338,36 @@ Result<CqlResult> SelectExecution::Run() {
   }
   const bool materialized = plan_.Grouping() || plan_.post_sort;
   if (materialized) {
+    // Paged by offset: a page is the groups (or sorted rows) after the
+    // earlier pages', recomputed from the start, so only one page is held.
     uint64_t offset = 0;
     if (page_size > 0 && !paging_state.empty()) {
       CASSETTE_ASSIGN_OR_RETURN(SelectPagingState state, SelectPagingState::Decode(paging_state));
       if (state.kind != SelectPagingState::Kind::kOffset) return InvalidPagingState();
       offset = state.offset;
     }
-    CASSETTE_ASSIGN_OR_RETURN(std::vector<std::vector<Value>> all, Materialize());
-    if (page_size <= 0) return Finish(std::move(all), "");
-    if (offset > all.size()) return InvalidPagingState();
-    const uint64_t end = std::min<uint64_t>(all.size(), offset + static_cast<uint64_t>(page_size));
-    std::vector<std::vector<Value>> page(all.begin() + static_cast<std::ptrdiff_t>(offset),
-                                         all.begin() + static_cast<std::ptrdiff_t>(end));
+    std::vector<std::vector<Value>> page;
+    bool more = false;
+    if (plan_.Grouping()) {
+      // One group past the page tells whether another page follows.
+      const uint64_t keep = page_size > 0 ? static_cast<uint64_t>(page_size) + 1 : 0;
+      GroupFolder folder(&plan_, offset, keep);
+      CASSETTE_RETURN_IF_ERROR(Aggregate(&folder));
+      if (folder.groups_closed() < offset) return InvalidPagingState();
+      page = std::move(folder.groups());
+      if (keep > 0 && page.size() == keep) {
+        page.pop_back();
+        more = true;
+      }
+    } else {
+      // Never paged: Run refuses a page size with ORDER BY across partitions.
+      CASSETTE_ASSIGN_OR_RETURN(page, SortedSelection());
+    }
     std::string next;
-    if (end < all.size()) {
+    if (more) {
       SelectPagingState state;
       state.kind = SelectPagingState::Kind::kOffset;
-      state.offset = end;
+      state.offset = offset + page.size();
       next = state.Encode();
     }
     return Finish(std::move(page), std::move(next));

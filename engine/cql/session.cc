@@ -84,7 +84,32 @@ CqlSession::~CqlSession() = default;
 const std::string& CqlSession::keyspace() const { return state_->keyspace; }
 Database* CqlSession::database() const { return state_->db; }
 
+namespace {
+
+// A statement travels in one request frame: past native_transport_max_frame_size
+// Cassandra refuses it before reading it, so nothing is built from it here.
+Status CheckStatementSize(std::string_view statement, const Options& options) {
+  if (statement.size() <= options.native_transport_max_frame_size) return Status::OK();
+  return Status::InvalidRequest("Request is too big: length " + std::to_string(statement.size()) +
+                                " exceeds maximum allowed length " +
+                                std::to_string(options.native_transport_max_frame_size) + ".");
+}
+
+Status CheckValueSizes(const std::vector<Value>& values, const Options& options) {
+  for (const Value& value : values) {
+    if (value.bytes().size() > options.max_value_size) {
+      return Status::InvalidRequest(
+          "Value length " + std::to_string(value.bytes().size()) + " exceeds the maximum of " +
+          std::to_string(options.max_value_size) + ", which is set via max_value_size");
+    }
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
 Result<CqlPreparedStatement> CqlSession::Prepare(std::string_view statement) {
+  CASSETTE_RETURN_IF_ERROR(CheckStatementSize(statement, state_->db->options()));
   CASSETTE_ASSIGN_OR_RETURN(cql::ParsedStatement parsed, cql::ParseStatement(statement));
   CqlPreparedStatement prepared;
   prepared.parsed_ = std::make_shared<const cql::ParsedStatement>(std::move(parsed));
@@ -98,6 +123,7 @@ Result<CqlPreparedStatement> CqlSession::Prepare(std::string_view statement) {
 Result<CqlResult> CqlSession::Execute(std::string_view statement, const std::vector<Value>& values,
                                       const CqlQueryOptions& options) {
   // Executed once: no plan cache to fill.
+  CASSETTE_RETURN_IF_ERROR(CheckStatementSize(statement, state_->db->options()));
   CASSETTE_ASSIGN_OR_RETURN(cql::ParsedStatement parsed, cql::ParseStatement(statement));
   CqlPreparedStatement prepared;
   prepared.parsed_ = std::make_shared<const cql::ParsedStatement>(std::move(parsed));
@@ -113,6 +139,7 @@ Result<CqlResult> CqlSession::Execute(const CqlPreparedStatement& prepared,
                                   " markers(?) in CQL but " + std::to_string(values.size()) +
                                   " bound variables");
   }
+  CASSETTE_RETURN_IF_ERROR(CheckValueSizes(values, state_->db->options()));
   cql::ExecutionContext context;
   context.db = state_->db;
   context.keyspace = &state_->keyspace;

@@ -99,13 +99,23 @@ Result<Value> TemporalOperation(std::string_view op, const Value& left, const Va
   CqlDuration d;
   CASSETTE_RETURN_IF_ERROR(DeserializeDuration(right.bytes(), &d));
   const int64_t sign = op == "+" ? 1 : -1;
-  int64_t millis = left.type().kind() == TypeKind::kDate
-                       ? static_cast<int64_t>(left.AsDate()) * kMillisPerDay
-                       : left.AsInt64();
-  millis = AddMonths(millis, sign * d.months);
-  millis += sign * (d.days * kMillisPerDay + d.nanos / 1000000);
+  const int64_t start = left.type().kind() == TypeKind::kDate
+                            ? static_cast<int64_t>(left.AsDate()) * kMillisPerDay
+                            : left.AsInt64();
+  // Checked: a timestamp near either end of its range would overflow.
+  const std::optional<int64_t> moved = AddMonthsChecked(start, sign * d.months);
+  const int64_t offset = sign * (d.days * kMillisPerDay + d.nanos / 1000000);
+  int64_t millis = 0;
+  if (!moved || __builtin_add_overflow(*moved, offset, &millis)) {
+    // The instant as InstantText writes it: the value formatter cannot
+    // render the earliest timestamps.
+    return Status::InvalidRequest("The result of " + InstantText(start) + " " + std::string(op) +
+                                  " " + right.ToString() + " is out of the range of a " +
+                                  left.type().ToString());
+  }
   if (left.type().kind() == TypeKind::kDate) {
-    return Value::Date(static_cast<int32_t>(FloorDiv(millis, kMillisPerDay)));
+    CASSETTE_ASSIGN_OR_RETURN(int32_t days, DateOfMillis(millis));
+    return Value::Date(days);
   }
   return Value::Timestamp(millis);
 }

@@ -256,6 +256,11 @@ Result<Value> EvaluateConstant(const Term& term, const DataType& receiver,
     return Invalid(std::string("Invalid ") + LiteralName(term.literal) + " constant (" + term.text +
                    ") for \"" + std::string(receiver_name) + "\" of type " + receiver.ToString());
   }
+  if (term.literal == Term::Literal::kHex && term.text.size() % 2 == 1) {
+    // Constants.Literal hands the digits after "0x" to BytesType.fromString,
+    // whose Hex.hexToBytes refuses an odd count rather than pad it.
+    return Invalid("cannot parse '" + term.text.substr(2) + "' as hex bytes");
+  }
   if (term.literal != Term::Literal::kString) {
     // Counters parse as bigint, as Cassandra's LongType.fromString.
     CASSETTE_ASSIGN_OR_RETURN(std::string bytes, ParseLiteral(receiver, term.text));

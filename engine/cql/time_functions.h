@@ -5,6 +5,8 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <string>
 
 #include "cassette/status.h"
 #include "cassette/value.h"
@@ -21,6 +23,18 @@ constexpr int64_t kUuidEpochOffsetTicks = 0x01B21DD213814000LL;
 // within one microsecond: the clock-sequence-and-node half is a process-wide
 // counter, so the embedded time stays exactly `now_micros`.
 UuidBytes NextTimeuuid(int64_t now_micros);
+// The same, InvalidRequest for a time a timeuuid cannot hold (its 60-bit
+// count of 100 ns since 1582-10-15 ends in the year 5236): a clock set
+// that far ahead, which Cassandra's clock never is.
+Result<UuidBytes> TimeuuidAt(int64_t now_micros);
+
+// The date (days since the epoch) of Unix milliseconds, or InvalidRequest
+// with Cassandra's message (SimpleDateSerializer.timeInMillisToDay) past
+// the days a date holds (-5877641-06-23 to 5881580-07-11).
+Result<int32_t> DateOfMillis(int64_t millis);
+// Unix milliseconds as java.time.Instant.toString() writes them
+// ("2021-03-04T05:06:07.089Z", years past 9999 with a '+').
+std::string InstantText(int64_t millis);
 
 // The smallest and largest timeuuids of a Unix millisecond, as Cassandra's
 // minTimeuuid() and maxTimeuuid() build them.
@@ -45,5 +59,8 @@ Result<int64_t> FloorTime(int64_t nanos, const CqlDuration& duration);
 // `millis` plus `months` calendar months (the day of month clamped to the
 // target month's length, as java.util.Calendar does).
 int64_t AddMonths(int64_t millis, int64_t months);
+// The same for any input: nullopt when the result does not fit an int64_t
+// of milliseconds (|months| below 2^40).
+std::optional<int64_t> AddMonthsChecked(int64_t millis, int64_t months);
 
 }  // namespace cassette::cql

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <optional>
 #include <string>
+#include <unordered_set>
 
 #include "engine/cql/term_evaluator.h"
 #include "engine/types/type_codec.h"
@@ -457,6 +458,18 @@ class RestrictionCollector {
     return false;
   }
 
+  // The values of a key tuple as one string (each length-prefixed); the
+  // columns' types are fixed, so equal strings are equal tuples.
+  static std::string TupleIdentity(const std::vector<Value>& tuple) {
+    std::string identity;
+    for (const Value& value : tuple) {
+      identity += std::to_string(value.bytes().size());
+      identity += ':';
+      identity += value.bytes();
+    }
+    return identity;
+  }
+
   // The cartesian product of the segments' tuples, de-duplicated in order.
   Status Expand(const std::vector<Segment>& segments, bool partition,
                 std::vector<std::vector<Value>>* out, bool* has_in) const {
@@ -484,14 +497,15 @@ class RestrictionCollector {
               (partition ? "partition key part " : "clustering key part ") + column.name);
         }
       }
+      // Duplicates found through a hash set of their bytes: a linear
+      // search made an IN list of n values cost n^2 comparisons.
       std::vector<std::vector<Value>> next;
+      std::unordered_set<std::string> seen;
       for (const std::vector<Value>& head : product) {
         for (const std::vector<Value>& tuple : segment.tuples) {
           std::vector<Value> combined = head;
           combined.insert(combined.end(), tuple.begin(), tuple.end());
-          if (std::find(next.begin(), next.end(), combined) == next.end()) {
-            next.push_back(std::move(combined));
-          }
+          if (seen.insert(TupleIdentity(combined)).second) next.push_back(std::move(combined));
         }
       }
       product = std::move(next);

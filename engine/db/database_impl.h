@@ -85,6 +85,7 @@ class DatabaseImpl final : public Database {
   Result<TableStats> GetTableStats(const std::string& keyspace, const std::string& table) override;
   int64_t NowMicros() const override { return options_.clock->WallMicros(); }
   RecoveryReport GetRecoveryReport() const override { return recovery_; }
+  const Options& options() const override { return options_; }
   Status Close() override;
 
  private:

@@ -230,6 +230,9 @@ class Database {
 
   // The database's current time (from its clock), microseconds.
   virtual int64_t NowMicros() const = 0;
+  // The options the database was opened with (the CQL layer reads its
+  // limits there: statement and value sizes, batch thresholds).
+  virtual const Options& options() const = 0;
 
   // What Open found and did (replay, torn tail, damage skipped, files
   // removed or left alone).

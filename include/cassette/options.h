@@ -96,6 +96,16 @@ struct Options {
   int64_t tombstone_warn_threshold = 1000;
   int64_t tombstone_failure_threshold = 100000;
 
+  // CQL limits, with cassandra.yaml's names and defaults. The largest
+  // statement text CqlSession takes (a request frame's size bound); the
+  // largest value a literal or bound value may have; a BATCH over several
+  // partitions warns past the first threshold and is refused past the
+  // second (sizes of the data written, as Cassandra's IMutation.dataSize).
+  uint64_t native_transport_max_frame_size = 16ull << 20;
+  uint64_t max_value_size = 256ull << 20;
+  uint64_t batch_size_warn_threshold = 5ull << 10;
+  uint64_t batch_size_fail_threshold = 50ull << 10;
+
   Status Validate() const;
 };
 
