@@ -46,7 +46,7 @@ struct PendingClone {
   int keep_unsynced_pct;
 };
 
-class PowerLossTest : public ::testing::TestWithParam<CommitLogSync> {
+class CrashPowerLossTest : public ::testing::TestWithParam<CommitLogSync> {
  protected:
   // The model after each prefix of the operations, rendered at `now`
   // (cached per second: TTLs count whole seconds).
@@ -124,7 +124,7 @@ class PowerLossTest : public ::testing::TestWithParam<CommitLogSync> {
   int failures_ = 0;
 };
 
-TEST_P(PowerLossTest, EveryCrashPointRecoversAPrefixOfTheOperations) {
+TEST_P(CrashPowerLossTest, EveryCrashPointRecoversAPrefixOfTheOperations) {
   const uint64_t seed = static_cast<uint64_t>(EnvInt("CASSETTE_SEED", 7));
   const int operations = static_cast<int>(EnvInt("CASSETTE_CRASH_OPS", 120));
   SCOPED_TRACE("CASSETTE_SEED=" + std::to_string(seed));
@@ -210,7 +210,7 @@ TEST_P(PowerLossTest, EveryCrashPointRecoversAPrefixOfTheOperations) {
   ASSERT_TRUE(db->Close().ok());
 }
 
-INSTANTIATE_TEST_SUITE_P(SyncModes, PowerLossTest,
+INSTANTIATE_TEST_SUITE_P(SyncModes, CrashPowerLossTest,
                          ::testing::Values(CommitLogSync::kBatch, CommitLogSync::kGroup,
                                            CommitLogSync::kPeriodic),
                          [](const ::testing::TestParamInfo<CommitLogSync>& info) {
