@@ -11,6 +11,7 @@
 //   CASSETTE_CRASH_DIR       where the databases go (default: a temp dir, removed)
 //   CASSETTE_CRASH_CONTINUE  1: after a failure go on with a fresh database
 //   CASSETTE_CRASH_VERBOSE   1: a line per cycle on stderr
+//   CASSETTE_CRASH_MAX_KILL_MS  the longest wait before a kill (default 500)
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -41,14 +42,16 @@ TEST_P(CrashKillTest, KilledWorkerLosesNoAcknowledgedWriteAndTearsNoBatch) {
   config.seed = static_cast<uint64_t>(EnvInt("CASSETTE_CRASH_SEED", 1));
   config.continue_after_failure = EnvInt("CASSETTE_CRASH_CONTINUE", 0) != 0;
   config.verbose = EnvInt("CASSETTE_CRASH_VERBOSE", 0) != 0;
+  config.max_kill_ms = static_cast<int>(EnvInt("CASSETTE_CRASH_MAX_KILL_MS", config.max_kill_ms));
 
   const KillRunTotals totals = RunKillCycles(config);
   // One line for scripts/crash-test to collect.
   printf(
-      "crash-test mode=%s cycles=%d acknowledged_writes=%lld writes_checked=%lld "
+      "crash-test mode=%s cycles=%d early_kills=%d acknowledged_writes=%lld writes_checked=%lld "
       "failed_cycles=%d torn_batches=%d lost_partitions=%d in_flight_applied=%d "
       "in_flight_dropped=%d\n",
-      SyncModeName(config.mode), totals.cycles, static_cast<long long>(totals.acknowledged_writes),
+      SyncModeName(config.mode), totals.cycles, totals.early_kills,
+      static_cast<long long>(totals.acknowledged_writes),
       static_cast<long long>(totals.writes_checked), totals.failed_cycles, totals.torn_batches,
       totals.lost_partitions, totals.in_flight_applied, totals.in_flight_dropped);
   fflush(stdout);

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <random>
 #include <sstream>
 #include <thread>
@@ -150,18 +151,38 @@ Result<pid_t> SpawnWorker(const KillRunConfig& config, const std::string& db_dir
   return pid;
 }
 
-// Lets the worker run for `ms`, then SIGKILLs it. Error when it ended by
-// itself (it runs for ever unless something failed).
-Status KillAfter(pid_t pid, int ms, const std::string& err_path) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
+int64_t FileSize(const std::string& path) {
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(path, ec);
+  return ec ? 0 : static_cast<int64_t>(size);
+}
+
+// Lets the worker run, then SIGKILLs it: `ms` after it first grows the side
+// file (or after its start, when `from_start`). Error when it ended by
+// itself (it runs for ever unless something failed) or never got going.
+Status KillAfter(pid_t pid, int ms, bool from_start, const std::string& side_path,
+                 const std::string& err_path) {
+  using Clock = std::chrono::steady_clock;
+  const int64_t initial_size = FileSize(side_path);
+  const auto started = Clock::now();
+  std::optional<Clock::time_point> deadline;
+  if (from_start) deadline = started + std::chrono::milliseconds(ms);
   int status = 0;
-  while (std::chrono::steady_clock::now() < deadline) {
+  while (!deadline || Clock::now() < *deadline) {
     const pid_t done = ::waitpid(pid, &status, WNOHANG);
     if (done == pid) {
       return Status::Corruption("worker ended by itself (status " + std::to_string(status) +
                                 "): " + Tail(err_path, 2000));
     }
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    if (!deadline && FileSize(side_path) > initial_size) {
+      deadline = Clock::now() + std::chrono::milliseconds(ms);
+    }
+    if (!deadline && Clock::now() - started > std::chrono::seconds(60)) {
+      ::kill(pid, SIGKILL);
+      ::waitpid(pid, &status, 0);
+      return Status::Corruption("worker wrote nothing in 60 s: " + Tail(err_path, 2000));
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
   ::kill(pid, SIGKILL);
   ::waitpid(pid, &status, 0);
@@ -189,14 +210,16 @@ KillRunTotals RunKillCycles(const KillRunConfig& config) {
   };
   for (int cycle = 0; cycle < config.cycles; ++cycle) {
     const auto [db_dir, side_path, err_path] = paths(seed);
-    const int span = std::max(1, config.max_kill_ms - config.min_kill_ms);
-    const int kill_ms = config.min_kill_ms + static_cast<int>(rng() % static_cast<uint64_t>(span));
+    const bool early = static_cast<int>(rng() % 100) < config.early_kill_pct;
+    // An early kill's window is twice as long: it includes the start.
+    const int kill_ms =
+        (early ? 2 : 1) * static_cast<int>(rng() % static_cast<uint64_t>(config.max_kill_ms + 1));
     std::string failure;
     CheckReport report;
     auto pid = SpawnWorker(config, db_dir, side_path, err_path, seed);
     if (!pid.ok()) {
       failure = pid.status().ToString();
-    } else if (Status killed = KillAfter(*pid, kill_ms, err_path); !killed.ok()) {
+    } else if (Status killed = KillAfter(*pid, kill_ms, early, side_path, err_path); !killed.ok()) {
       failure = killed.ToString();
     } else {
       auto checked = CheckAfterKill(db_dir, side_path, config.mode, Shape());
@@ -208,6 +231,7 @@ KillRunTotals RunKillCycles(const KillRunConfig& config) {
       }
     }
     ++totals.cycles;
+    if (early) ++totals.early_kills;
     ++cycle_in_db;
     totals.writes_checked += report.acknowledged_writes;
     acknowledged_now = std::max(acknowledged_now, report.acknowledged_writes);
@@ -217,16 +241,19 @@ KillRunTotals RunKillCycles(const KillRunConfig& config) {
       ++(report.in_flight_applied ? totals.in_flight_applied : totals.in_flight_dropped);
     }
     if (config.verbose) {
-      fprintf(stderr, "%s seed %llu cycle %d: killed after %d ms, %lld acknowledged writes, %s\n",
+      fprintf(stderr,
+              "%s seed %llu cycle %d: killed %d ms after its %s, %lld acknowledged writes, %s\n",
               SyncModeName(config.mode), static_cast<unsigned long long>(seed), cycle_in_db,
-              kill_ms, static_cast<long long>(report.acknowledged_writes),
+              kill_ms, early ? "start" : "first write",
+              static_cast<long long>(report.acknowledged_writes),
               failure.empty() ? "ok" : "FAILED");
     }
     if (failure.empty()) continue;
     ++totals.failed_cycles;
     totals.failures += std::string(SyncModeName(config.mode)) + " seed " + std::to_string(seed) +
-                       " cycle " + std::to_string(cycle_in_db) + " (killed after " +
-                       std::to_string(kill_ms) + " ms):\n" + failure + "\n";
+                       " cycle " + std::to_string(cycle_in_db) + " (killed " +
+                       std::to_string(kill_ms) + " ms after its " +
+                       (early ? "start" : "first write") + "):\n" + failure + "\n";
     if (!config.continue_after_failure) break;
     // Keep the evidence; go on with a fresh database.
     const std::string kept = config.dir + "/failed-" + SyncModeName(config.mode) + "-seed" +

@@ -51,8 +51,13 @@ struct KillRunConfig {
   CommitLogSync mode = CommitLogSync::kBatch;
   int cycles = 25;
   uint64_t seed = 1;
-  int min_kill_ms = 250;   // how long a child runs before the kill
-  int max_kill_ms = 1300;  // (seeded uniform draw per cycle)
+  // When the kill lands: most cycles wait until the worker has written
+  // to the side file (it is past its open and recovery: a loaded machine
+  // can take a second to start a sanitized binary), then a seeded uniform
+  // 0..max_kill_ms more; early_kill_pct percent of the cycles time the
+  // kill from the start instead, so it lands in the worker's own recovery.
+  int max_kill_ms = 500;
+  int early_kill_pct = 15;
   // After a failed check, go on with a fresh database and the next seed
   // (the model no longer describes the damaged one). The failing
   // directory is kept as <dir>/failed-seed<S>-cycle<C>.
@@ -62,6 +67,7 @@ struct KillRunConfig {
 
 struct KillRunTotals {
   int cycles = 0;
+  int early_kills = 0;  // timed from the worker's start (its open and recovery)
   int64_t writes_checked = 0;       // acknowledged writes re-checked, summed over cycles
   int64_t acknowledged_writes = 0;  // distinct acknowledged writes, all databases
   int failed_cycles = 0;
