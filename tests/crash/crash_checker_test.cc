@@ -155,6 +155,20 @@ TEST_F(CrashCheckerTest, SeesHalfACounterBatch) {
   EXPECT_GT(report.differing_partitions, 0) << report.detail;
 }
 
+TEST_F(CrashCheckerTest, SeesAWrongLwtAnswer) {
+  Run(WriteOp(0, {Insert(0, 1, 1, 0)}), true, true);
+  Op lwt;
+  lwt.index = 1;
+  lwt.kind = OpKind::kLwtInsert;
+  lwt.table = 0;
+  lwt.writes = {Insert(0, 1, 2, 1)};
+  Run(lwt, true, false);  // the row (1, 2) is new: it applies
+  Log("A 1 0");           // ... but the answer logged says it did not
+  const CheckReport report = Check();
+  EXPECT_FALSE(report.consistent);
+  EXPECT_EQ(report.wrong_lwt_answers, 1) << report.detail;
+}
+
 TEST(CrashWorkloadTest, OperationsSurviveTheSideFile) {
   const Shape shape;
   for (int64_t index = 0; index < 300; ++index) {

@@ -189,6 +189,12 @@ TEST_P(CrashPowerLossTest, EveryCrashPointRecoversAPrefixOfTheOperations) {
     const Status status = ExecuteOp(session, op, &applied);
     capturing = false;
     ASSERT_TRUE(status.ok()) << DescribeOp(op) << ": " << status.ToString();
+    if ((op.kind == OpKind::kLwtInsert || op.kind == OpKind::kLwtUpdate) &&
+        models_.back().LwtApplies(op) != applied) {
+      ADD_FAILURE() << DescribeOp(op) << " answered [applied] = " << applied
+                    << " where the operations before it say otherwise";
+      ++failures_;
+    }
     ops_.push_back(op);
     models_.push_back(models_.back());
     models_.back().Apply(op, applied);

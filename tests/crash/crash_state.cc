@@ -1,6 +1,7 @@
 #include "tests/crash/crash_state.h"
 
 #include <algorithm>
+#include <optional>
 #include <set>
 
 namespace cassette::crash {
@@ -25,6 +26,27 @@ void CrashModel::Apply(const Op& op, bool applied) {
     default:
       break;  // flushes and compactions change no visible state
   }
+}
+
+bool CrashModel::LwtApplies(const Op& op) const {
+  const testing::ModelWrite& w = op.writes[0].write;
+  // Rows render as "pk,ck,s,v,tags" (v is the fourth field).
+  const std::string rows = tables_[op.table].Render(w.pk, op.now_micros() / 1'000'000);
+  const std::string prefix = std::to_string(w.pk) + "," + std::to_string(w.ck) + ",";
+  std::optional<std::string> v;
+  size_t start = 0;
+  while (start < rows.size()) {
+    size_t end = rows.find(';', start);
+    if (end == std::string::npos) end = rows.size();
+    const std::string row = rows.substr(start, end - start);
+    if (row.starts_with(prefix)) {
+      const size_t s_end = row.find(',', prefix.size());
+      v = row.substr(s_end + 1, row.find(',', s_end + 1) - s_end - 1);
+    }
+    start = end + 1;
+  }
+  if (op.kind == OpKind::kLwtInsert) return !v.has_value();
+  return v.has_value() && *v == std::to_string(op.expected);
 }
 
 DbState CrashModel::Render(const Shape& shape, int64_t now_micros) const {

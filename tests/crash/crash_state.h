@@ -29,6 +29,9 @@ class CrashModel {
  public:
   // An LWT or counter update changes the model only when `applied`.
   void Apply(const Op& op, bool applied);
+  // Whether the LWT `op` must apply on this state at its time: IF NOT
+  // EXISTS when the row shows nothing, IF v = x when v is x.
+  bool LwtApplies(const Op& op) const;
   // What a full read of every partition returns at `now_micros`.
   DbState Render(const Shape& shape, int64_t now_micros) const;
 

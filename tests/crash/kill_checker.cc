@@ -65,7 +65,17 @@ Result<CheckReport> CheckAfterKill(const std::string& db_dir, const std::string&
   report.acknowledged_writes = log.acknowledged_writes;
   report.in_flight = log.in_flight && log.in_flight->IsWrite();
   CrashModel model;
-  for (const auto& [op, applied] : log.done) model.Apply(op, applied);
+  for (const auto& [op, applied] : log.done) {
+    // An LWT's answer must follow from the writes acknowledged before it
+    // (those before an earlier kill included).
+    const bool lwt = op.kind == OpKind::kLwtInsert || op.kind == OpKind::kLwtUpdate;
+    if (lwt && model.LwtApplies(op) != applied) {
+      ++report.wrong_lwt_answers;
+      report.detail += "LWT answered [applied] = " + std::string(applied ? "true" : "false") +
+                       " where the acknowledged writes say otherwise: " + DescribeOp(op) + "\n";
+    }
+    model.Apply(op, applied);
+  }
 
   // Read at the in-flight operation's time (its TTLs count from there),
   // or at the next one's.
@@ -93,10 +103,10 @@ Result<CheckReport> CheckAfterKill(const std::string& db_dir, const std::string&
     ops.push_back(&*log.in_flight);
   }
   const Verdict verdict = Compare(got, candidates, ops);
-  report.consistent = verdict.consistent;
+  report.consistent = verdict.consistent && report.wrong_lwt_answers == 0;
   report.torn_batches = verdict.torn_batches;
   report.differing_partitions = verdict.differing_partitions;
-  report.detail = verdict.detail;
+  report.detail += verdict.detail;
   if (log.in_flight) report.detail += "in flight: " + DescribeOp(*log.in_flight) + "\n";
   report.in_flight_applied = report.in_flight && verdict.consistent && verdict.prefix == 1;
 

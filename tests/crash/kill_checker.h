@@ -34,6 +34,8 @@ struct CheckReport {
   bool consistent = false;
   int torn_batches = 0;
   int differing_partitions = 0;
+  // LWTs whose [applied] contradicts the acknowledged writes before them.
+  int wrong_lwt_answers = 0;
   bool in_flight = false;  // a write had an intent but no ack
   bool in_flight_applied = false;
   std::string detail;  // failures: what differs and the in-flight operation
@@ -67,7 +69,7 @@ struct KillRunConfig {
 
 struct KillRunTotals {
   int cycles = 0;
-  int early_kills = 0;  // timed from the worker's start (its open and recovery)
+  int early_kills = 0;              // timed from the worker's start (its open and recovery)
   int64_t writes_checked = 0;       // acknowledged writes re-checked, summed over cycles
   int64_t acknowledged_writes = 0;  // distinct acknowledged writes, all databases
   int failed_cycles = 0;
