@@ -169,6 +169,27 @@ TEST_F(CrashCheckerTest, SeesAWrongLwtAnswer) {
   EXPECT_EQ(report.wrong_lwt_answers, 1) << report.detail;
 }
 
+// The model gives an LWT write the timestamp OpMicros(index): the clock's,
+// as the database assigns it. Were it otherwise, every later comparison
+// with a late timestamp would be judged wrong.
+TEST(CrashWorkloadTest, LwtWritesTakeTheOperationsTimestamp) {
+  Options options = CrashOptions(CommitLogSync::kBatch, std::make_shared<ManualClock>(OpMicros(7)));
+  options.file_system = NewMemFileSystem();
+  options.scheduler = std::make_shared<ManualScheduler>();
+  auto db = Database::Open(options, "/db");
+  ASSERT_TRUE(db.ok()) << db.status().ToString();
+  CqlSession session(db->get());
+  for (const std::string& statement : SchemaStatements()) {
+    ASSERT_TRUE(session.Execute(statement).ok()) << statement;
+  }
+  ASSERT_TRUE(
+      session.Execute("INSERT INTO ks.t_lcs (pk, ck, v) VALUES (1, 1, 7) IF NOT EXISTS").ok());
+  auto written = session.Execute("SELECT writetime(v) FROM ks.t_lcs WHERE pk = 1 AND ck = 1");
+  ASSERT_TRUE(written.ok()) << written.status().ToString();
+  ASSERT_EQ(written->rows.size(), 1u);
+  EXPECT_EQ(written->rows[0][0].AsInt64(), OpMicros(7));
+}
+
 TEST(CrashWorkloadTest, OperationsSurviveTheSideFile) {
   const Shape shape;
   for (int64_t index = 0; index < 300; ++index) {
