@@ -65,11 +65,11 @@ Result<CheckReport> CheckAfterKill(const std::string& db_dir, const std::string&
   report.acknowledged_writes = log.acknowledged_writes;
   report.in_flight = log.in_flight && log.in_flight->IsWrite();
   CrashModel model;
-  for (const auto& [op, applied] : log.done) {
+  for (const auto& [op, applied, acknowledged] : log.done) {
     // An LWT's answer must follow from the writes acknowledged before it
     // (those before an earlier kill included).
     const bool lwt = op.kind == OpKind::kLwtInsert || op.kind == OpKind::kLwtUpdate;
-    if (lwt && model.LwtApplies(op) != applied) {
+    if (lwt && acknowledged && model.LwtApplies(op) != applied) {
       ++report.wrong_lwt_answers;
       report.detail += "LWT answered [applied] = " + std::string(applied ? "true" : "false") +
                        " where the acknowledged writes say otherwise: " + DescribeOp(op) + "\n";

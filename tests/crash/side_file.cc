@@ -73,7 +73,7 @@ Result<SideLog> ReadSideLog(const std::string& path) {
       return Status::Corruption("side file: no intent for " + line);
     }
     if (line[0] == 'A' && log.in_flight->IsWrite()) ++log.acknowledged_writes;
-    log.done.emplace_back(*log.in_flight, applied != 0);
+    log.done.push_back({*log.in_flight, applied != 0, line[0] == 'A'});
     log.in_flight.reset();
   }
   return log;

@@ -13,7 +13,6 @@
 #include <cstdint>
 #include <optional>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "cassette/status.h"
@@ -38,10 +37,19 @@ class SideFile {
   int fd_;
 };
 
+struct DoneOp {
+  Op op;
+  bool applied = false;
+  // An "A" line: the API returned OK. Else an "R" line: the checker found
+  // the operation, in flight at a kill, applied or not (an LWT found not
+  // applied may never have run: its answer says nothing).
+  bool acknowledged = false;
+};
+
 struct SideLog {
   bool schema_ready = false;
-  // Acknowledged or resolved operations in order, with whether they applied.
-  std::vector<std::pair<Op, bool>> done;
+  // Acknowledged or resolved operations, in order.
+  std::vector<DoneOp> done;
   // The operation with an intent but neither ack nor resolution.
   std::optional<Op> in_flight;
   int64_t next_index = 0;
