@@ -19,12 +19,14 @@
 // segment headers and records).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -334,13 +336,13 @@ void SSTableCases(FileSystem& fs, const std::string& file, std::vector<Case>* ca
   const uint64_t size = r.file_size();
   const auto& chunks = r.fetcher().chunks().chunks;
   ASSERT_FALSE(chunks.empty());
-  for (size_t i : {size_t{0}, chunks.size() / 2, chunks.size() - 1}) {
+  for (size_t i : std::set<size_t>{0, chunks.size() / 2, chunks.size() - 1}) {
     const BlockHandle& h = chunks[i];
     // The trailer: type byte, then the checksum's first and last bytes.
     FlipsIn(cases, "sstable data chunk", file, h.offset, h.size,
             {h.offset + h.size - 5, h.offset + h.size - 4});
   }
-  for (size_t i : {size_t{0}, r.summary().size() - 1}) {
+  for (size_t i : std::set<size_t>{0, r.summary().size() - 1}) {
     const BlockHandle& h = r.summary()[i].handle;
     FlipsIn(cases, "sstable partition index", file, h.offset, h.size,
             {h.offset + h.size - 5, h.offset + h.size - 1});
