@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds cassette with AddressSanitizer + UndefinedBehaviorSanitizer and
 # runs every test (ctest prints its summary last). Before ctest,
-# scripts/fuzz-cql.sh fuzzes the CQL parser for a bounded time
-# (CASSETTE_FUZZ_SECONDS, default 60); a crash, hang or leak fails it.
+# scripts/fuzz.sh runs every fuzz target for a bounded time
+# (CASSETTE_FUZZ_SECONDS per target, default 10 here; 0 skips); a crash,
+# hang or leak fails it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
@@ -18,7 +19,7 @@ ninja -C "$build" -j"$(nproc)"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
-bash scripts/fuzz-cql.sh
+CASSETTE_FUZZ_SECONDS=${CASSETTE_FUZZ_SECONDS:-10} bash scripts/fuzz.sh
 
 cd "$build"
 ctest --output-on-failure -j"$(nproc)" --timeout 600

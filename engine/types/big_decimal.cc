@@ -96,6 +96,13 @@ NormalizedDecimal BigDecimal::Normalize() const {
   return n;
 }
 
+// A decimal rebuilt from its comparable form is a clustering component or
+// a collection element, at most 65535 bytes serialized (Cassandra's limit
+// for both) of which 4 are the scale, so its unscaled value is below
+// 2^(65531 * 8 - 1) and has at most 157,814 digits. The bound keeps a few
+// damaged bytes (an exponent of 10^10) from asking for billions of digits.
+constexpr int64_t kMaxNormalizedDigits = 157'814;
+
 bool BigDecimal::FromNormalized(const NormalizedDecimal& n, int32_t scale, BigDecimal* out) {
   BigDecimal d;
   d.scale = scale;
@@ -104,9 +111,14 @@ bool BigDecimal::FromNormalized(const NormalizedDecimal& n, int32_t scale, BigDe
     return true;
   }
   // |unscaled| has exponent + scale digits: the significant ones, then zeros.
-  int64_t total = n.exponent + scale;
-  int64_t zeros = total - static_cast<int64_t>(n.digits.size());
-  if (zeros < 0 || total > (int64_t{1} << 34)) return false;
+  // The exponent comes from stored bytes: any int64, so the sum may overflow.
+  int64_t total = 0;
+  if (__builtin_add_overflow(n.exponent, int64_t{scale}, &total) || total < 0 ||
+      total > kMaxNormalizedDigits) {
+    return false;
+  }
+  const int64_t zeros = total - static_cast<int64_t>(n.digits.size());
+  if (zeros < 0) return false;
   if (!BigInteger::FromDecimal(n.digits + std::string(zeros, '0'), &d.unscaled)) return false;
   d.unscaled.set_negative(n.sign < 0);
   *out = std::move(d);

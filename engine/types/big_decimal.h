@@ -35,7 +35,8 @@ struct BigDecimal {
 
   NormalizedDecimal Normalize() const;
   // Rebuilds the decimal with this numeric value and scale. False when the
-  // scale cannot represent the value (digits past the scale).
+  // scale cannot represent the value (digits past the scale), or the
+  // unscaled value would have more digits than a 65535-byte value holds.
   static bool FromNormalized(const NormalizedDecimal& n, int32_t scale, BigDecimal* out);
 };
 

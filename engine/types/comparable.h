@@ -21,7 +21,8 @@ void EncodeComparable(const DataType& type, std::string_view serialized, bool de
                       std::string* out);
 
 // Decodes one component from the front of *in (advancing it) back into the
-// serialized form. Corruption on malformed input.
+// serialized form. Corruption on malformed input, and on bytes that decode
+// to no valid value of the type (ValidateValue refuses it).
 Status DecodeComparable(const DataType& type, bool descending, std::string_view* in,
                         std::string* serialized);
 

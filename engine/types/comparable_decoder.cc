@@ -242,6 +242,14 @@ Status DecodeComparable(const DataType& type, bool descending, std::string_view*
   Reader r(*in, descending);
   std::string out;
   CASSETTE_RETURN_IF_ERROR(Decode(type, &r, &out, 0));
+  // Well-formed bytes can still decode to a value outside the type (a time
+  // past midnight, a timeuuid of another version, text that is not UTF-8,
+  // an unsorted set): such a clustering or path never came from an
+  // encoder, so it is corruption, not a value to serve.
+  if (Status valid = ValidateValue(type, out); !valid.ok()) {
+    return Status::Corruption("malformed comparable " + type.ToString() +
+                              " at byte 0: " + valid.message());
+  }
   in->remove_prefix(r.pos());
   *serialized = std::move(out);
   return Status::OK();

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
+
 #include <random>
 
 #include "engine/types/big_decimal.h"
@@ -91,6 +93,34 @@ TEST(BigDecimal, TextAndNormalForm) {
   EXPECT_EQ(d.ToText(), "1.5E-10");
   EXPECT_FALSE(BigDecimal::FromText("1e99999999999", &d));
   EXPECT_FALSE(BigDecimal::FromText("e5", &d));
+}
+
+// Found by fuzz/types_fuzz: a comparable decimal read back from stored
+// bytes carries any int64 exponent; exponent + scale overflowed (UBSan)
+// instead of being refused.
+TEST(BigDecimal, FromNormalizedRefusesExponentsThatOverflow) {
+  NormalizedDecimal n;
+  n.sign = 1;
+  n.digits = "12";
+  BigDecimal d;
+  for (int64_t exponent : {INT64_MAX, INT64_MAX - 1, INT64_MIN, INT64_MIN + 1}) {
+    n.exponent = exponent;
+    for (int32_t scale : {INT32_MAX, 1, 0, -1, INT32_MIN}) {
+      EXPECT_FALSE(BigDecimal::FromNormalized(n, scale, &d)) << exponent << " " << scale;
+    }
+  }
+  n.exponent = 2;
+  ASSERT_TRUE(BigDecimal::FromNormalized(n, 0, &d));
+  EXPECT_EQ(d.ToText(), "12");
+  // Then a 24-byte input asked for 10^10 zeros (a fuzz timeout): digits
+  // beyond what a 65535-byte value holds are refused.
+  n.exponent = 10'000'000'000;
+  EXPECT_FALSE(BigDecimal::FromNormalized(n, 0, &d));
+  n.exponent = 157'814;
+  ASSERT_TRUE(BigDecimal::FromNormalized(n, 0, &d));
+  EXPECT_LE(d.Serialize().size(), 4u + 65535u);
+  n.exponent = 157'815;
+  EXPECT_FALSE(BigDecimal::FromNormalized(n, 0, &d));
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <utility>
 
 #include "engine/types/collection_format.h"
 #include "engine/types/type_codec.h"
@@ -232,6 +233,47 @@ TEST(Comparable, GarbageNeverCrashes) {
       }
     }
   }
+}
+
+// Found by fuzz/types_fuzz: well-formed comparable bytes whose value is not
+// one of the type (a time before midnight or after it, text that is not
+// UTF-8) decoded fine and would have been served as a clustering value.
+TEST(Comparable, BytesOfNoValidValueAreCorruption) {
+  const std::string zeros(8, '\0');  // time INT64_MIN: the sign bit flipped back
+  std::string past_midnight;
+  EncodeComparable(DataType::Bigint(), Value::Bigint(86'400'000'000'000).bytes(), false,
+                   &past_midnight);
+  std::string not_utf8;
+  EncodeComparable(DataType::Blob(), "\xc3", false, &not_utf8);
+  const DataType bigints = DataType::Parse("frozen<list<bigint>>").value();
+  std::string list_past_midnight;
+  EncodeComparable(bigints, Value::Parse(bigints, "[1, 86400000000000]").value().bytes(), false,
+                   &list_past_midnight);
+  const std::pair<DataType, std::string> cases[] = {
+      {DataType::Time(), zeros},
+      {DataType::Time(), past_midnight},
+      {DataType::Text(), not_utf8},
+      {DataType::Ascii(), not_utf8},
+      {DataType::Parse("frozen<list<time>>").value(), list_past_midnight},
+  };
+  for (const auto& [type, bytes] : cases) {
+    for (bool descending : {false, true}) {
+      std::string input = bytes;
+      if (descending) {
+        for (char& c : input) c = static_cast<char>(~c);
+      }
+      std::string_view in = input;
+      std::string out;
+      Status s = DecodeComparable(type, descending, &in, &out);
+      EXPECT_TRUE(s.IsCorruption()) << type.ToString() << " " << Hex(bytes) << ": " << s.ToString();
+      EXPECT_EQ(in.size(), input.size()) << "nothing consumed on error";
+    }
+  }
+  // The same bytes as the type they came from still decode.
+  std::string_view in = past_midnight;
+  std::string out;
+  ASSERT_TRUE(DecodeComparable(DataType::Bigint(), false, &in, &out).ok());
+  EXPECT_EQ(out, Value::Bigint(86'400'000'000'000).bytes());
 }
 
 TEST(Comparable, KnownEncodings) {

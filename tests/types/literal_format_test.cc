@@ -2,6 +2,8 @@
 // type, table-driven; then the literal errors.
 #include <gtest/gtest.h>
 
+#include <cstdint>
+
 #include "cassette/value.h"
 #include "engine/types/type_codec.h"
 
@@ -250,6 +252,23 @@ TEST(LiteralFormat, NestedTimestampsAndTextAreQuotedButTopLevelIsNot) {
   std::string v = ParseLiteral(t, "('x', 0, 3)").value();
   EXPECT_EQ(FormatValue(t, v), "('x', '1970-01-01 00:00:00.000000+0000', 3)");
   EXPECT_EQ(FormatValue(DataType::Text(), "x"), "x");
+}
+
+// Found by fuzz/types_fuzz: the millisecond of the day of a timestamp near
+// INT64_MIN overflowed (UBSan) while formatting. cqlsh shows a timestamp
+// outside years 1..9999 as its number.
+TEST(LiteralFormat, ExtremeTimestampsFormat) {
+  EXPECT_EQ(FormatValue(DataType::Timestamp(), Value::Timestamp(INT64_MIN).bytes()),
+            "-9223372036854775808");
+  EXPECT_EQ(FormatValue(DataType::Timestamp(), Value::Timestamp(INT64_MAX).bytes()),
+            "9223372036854775807");
+  EXPECT_EQ(FormatValue(DataType::Timestamp(), Value::Timestamp(-1).bytes()),
+            "1969-12-31 23:59:59.999000+0000");
+  for (int64_t millis : {INT64_MIN, INT64_MIN + 1, INT64_MAX}) {
+    const std::string json = FormatJson(DataType::Timestamp(), Value::Timestamp(millis).bytes());
+    EXPECT_EQ(json.front(), '"') << json;
+    EXPECT_NE(json.find('Z'), std::string::npos) << json;
+  }
 }
 
 TEST(LiteralFormat, InvalidBytesFormatAsHex) {
