@@ -74,9 +74,11 @@ Status ReplaySegment(FileSystem* fs, const std::string& dir, const CommitLogSegm
                             CommitLogSegmentReader::Open(fs, path));
   CASSETTE_RETURN_IF_ERROR(reader->ReadHeader(file.id));
   if (reader->header_damaged()) {
-    if (last) {
-      // Nothing in it was ever acknowledged: the header is synced before
-      // the first record is written.
+    // The header is fsynced before the first record is written, so only a
+    // segment that ends within its header can be a creation cut short
+    // (nothing in it was ever acknowledged). Bytes past a damaged header
+    // are records whose header rotted: corruption, never a torn write.
+    if (last && reader->file_size() <= kCommitLogSegmentHeaderSize) {
       stats->torn_tail = true;
       stats->torn_at = CommitLogPosition{file.id, 0};
       stats->discarded_bytes = reader->file_size();
@@ -84,8 +86,12 @@ Status ReplaySegment(FileSystem* fs, const std::string& dir, const CommitLogSegm
       return Status::OK();
     }
     if (!options.skip_damage) {
-      return Status::Corruption("commit log segment " + path + ": " + reader->damage() +
-                                " at offset 0 (not the last segment, so not a torn write)");
+      return Status::Corruption(
+          "commit log segment " + path + ": " + reader->damage() + " at offset 0, and " +
+          std::to_string(reader->file_size() -
+                         std::min(reader->file_size(), kCommitLogSegmentHeaderSize)) +
+          " bytes follow it: not a torn write, the header is fsynced before any record "
+          "(commit_failure_policy stop; ignore replays past it)");
     }
     stats->damage.push_back("commit log segment " + path + ": " + reader->damage() +
                             " at offset 0; the whole segment skipped (records uncounted)");

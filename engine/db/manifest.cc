@@ -13,7 +13,9 @@ constexpr uint32_t kManifestMagic = 0x464d5343;  // "CSMF" little-endian
 // commit log's first segment; older manifests still open.
 constexpr uint32_t kManifestVersion = 4;
 
-Status Malformed(const std::string& what) { return Status::Corruption("MANIFEST: " + what); }
+Status Malformed(const std::string& what, uint64_t offset) {
+  return Status::Corruption("MANIFEST: " + what + " at offset " + std::to_string(offset));
+}
 
 }  // namespace
 
@@ -68,17 +70,27 @@ void EncodeManifest(const ManifestState& state, std::string* out) {
 }
 
 Status DecodeManifest(std::string_view in, ManifestState* state) {
+  const char* const start = in.data();
   uint32_t magic, version, length, checksum;
-  if (!GetFixed32(&in, &magic) || magic != kManifestMagic) return Malformed("bad magic");
+  if (!GetFixed32(&in, &magic) || magic != kManifestMagic) return Malformed("bad magic", 0);
   if (!GetFixed32(&in, &version) || version < 1 || version > kManifestVersion) {
-    return Malformed("unsupported version");
+    return Malformed("unsupported version", 4);
   }
-  if (!GetFixed32(&in, &length) || in.size() < length + 4ull) return Malformed("truncated");
+  if (!GetFixed32(&in, &length) || in.size() < length + 4ull) {
+    return Malformed("truncated (a payload of " + std::to_string(length) +
+                         " bytes and its checksum"
+                         " announced, " +
+                         std::to_string(in.size()) + " bytes left)",
+                     8);
+  }
   std::string_view payload = in.substr(0, length);
   in.remove_prefix(length);
   if (!GetFixed32(&in, &checksum) || checksum != Checksum32(payload)) {
-    return Malformed("checksum mismatch");
+    return Malformed("checksum mismatch (the payload at offset 12, or its checksum)",
+                     12 + uint64_t{length});
   }
+  // Where the payload's reading stands, for messages.
+  auto at = [&] { return static_cast<uint64_t>(payload.data() - start); };
 
   ManifestState result;
   uint64_t count;
@@ -86,43 +98,51 @@ Status DecodeManifest(std::string_view in, ManifestState* state) {
       !GetVarint64(&payload, &result.next_generation) ||
       (version >= 4 && !GetVarint64(&payload, &result.commitlog_first_segment)) ||
       !GetVarint64(&payload, &count)) {
-    return Malformed("bad header");
+    return Malformed("bad header", at());
   }
   for (uint64_t i = 0; i < count; ++i) {
     std::string_view encoded;
     KeyspaceSchema keyspace;
-    if (!GetLengthPrefixed(&payload, &encoded)) return Malformed("bad keyspace");
-    CASSETTE_RETURN_IF_ERROR(DecodeKeyspaceSchema(&encoded, &keyspace));
+    if (!GetLengthPrefixed(&payload, &encoded)) return Malformed("bad keyspace", at());
+    const uint64_t record = static_cast<uint64_t>(encoded.data() - start);
+    Status decoded = DecodeKeyspaceSchema(&encoded, &keyspace);
+    if (!decoded.ok()) {
+      return Malformed("keyspace record (" + decoded.message() + ") starting", record);
+    }
     result.keyspaces[keyspace.name] = std::move(keyspace);
   }
-  if (!GetVarint64(&payload, &count)) return Malformed("bad table count");
+  if (!GetVarint64(&payload, &count)) return Malformed("bad table count", at());
   for (uint64_t i = 0; i < count; ++i) {
     uint64_t id, sstable_count;
     std::string_view encoded;
     TableState table;
     if (!GetVarint64(&payload, &id) || !GetLengthPrefixed(&payload, &encoded)) {
-      return Malformed("bad table");
+      return Malformed("bad table", at());
     }
-    CASSETTE_RETURN_IF_ERROR(DecodeTableSchema(&encoded, &table.schema));
+    const uint64_t record = static_cast<uint64_t>(encoded.data() - start);
+    Status decoded = DecodeTableSchema(&encoded, &table.schema);
+    if (!decoded.ok()) {
+      return Malformed("table record (" + decoded.message() + ") starting", record);
+    }
     if (!GetVarint64(&payload, &table.persisted.segment_id) ||
         !GetVarint64(&payload, &table.persisted.offset) || !GetVarint64(&payload, &sstable_count) ||
         sstable_count > payload.size()) {
-      return Malformed("bad table state");
+      return Malformed("bad table state", at());
     }
     for (uint64_t j = 0; j < sstable_count; ++j) {
       SSTableEntry entry;
       if (!GetVarint64(&payload, &entry.generation) || !GetVarint32(&payload, &entry.level)) {
-        return Malformed("bad sstable entry");
+        return Malformed("bad sstable entry", at());
       }
       if (version >= 2) {
         if (payload.empty() || static_cast<uint8_t>(payload[0]) > 1) {
-          return Malformed("bad sstable start bound");
+          return Malformed("bad sstable start bound", at());
         }
         const bool bounded = payload[0] == 1;
         payload.remove_prefix(1);
         if (bounded) {
           uint64_t token;
-          if (!GetFixed64(&payload, &token)) return Malformed("bad sstable start bound");
+          if (!GetFixed64(&payload, &token)) return Malformed("bad sstable start bound", at());
           entry.start_after_token = static_cast<int64_t>(token);
         }
       }
@@ -133,12 +153,12 @@ Status DecodeManifest(std::string_view in, ManifestState* state) {
       for (uint64_t* counter : {&c.bytes_written_by_users, &c.bytes_flushed, &c.bytes_compacted,
                                 &c.compactions_completed, &c.expired_sstables_dropped,
                                 &c.tombstones_purged, &c.late_writes}) {
-        if (!GetVarint64(&payload, counter)) return Malformed("bad table counters");
+        if (!GetVarint64(&payload, counter)) return Malformed("bad table counters", at());
       }
     }
     result.tables[id] = std::move(table);
   }
-  if (!payload.empty()) return Malformed("trailing bytes");
+  if (!payload.empty()) return Malformed("trailing bytes", at());
   *state = std::move(result);
   return Status::OK();
 }

@@ -218,6 +218,27 @@ TEST_F(CommitLogReplayTest, DamagedHeaderOfEarlierSegmentIsCorruption) {
   EXPECT_TRUE(r.records.empty());
 }
 
+// The header is fsynced before any record: a last segment whose header is
+// damaged but that holds bytes past it lost its header to rot, not to a
+// crash, and its records must not be skipped silently.
+TEST_F(CommitLogReplayTest, DamagedHeaderOfLastSegmentWithRecordsIsCorruption) {
+  Write(3);
+  const std::string path = SegmentPath(kDir, 1);
+  std::string bytes = ReadAll(fs_.get(), path);
+  bytes[5] ^= 0x01;
+  WriteAll(fs_.get(), path, bytes);
+  ReplayOutcome r = ReplayAll(fs_.get(), kDir);
+  ASSERT_TRUE(r.status.IsCorruption()) << r.status.ToString();
+  EXPECT_NE(r.status.message().find(path + ": segment header checksum mismatch at offset 0"),
+            std::string::npos)
+      << r.status.message();
+  ReplayOptions ignore;
+  ignore.skip_damage = true;
+  ReplayOutcome skipped = ReplayAll(fs_.get(), kDir, ignore);
+  ASSERT_TRUE(skipped.status.ok());
+  EXPECT_EQ(skipped.stats.damage.size(), 1u);
+}
+
 TEST_F(CommitLogReplayTest, HeaderNamingAnotherSegmentIsCorruption) {
   Write(2, 1);
   // Copy segment 1 over as segment 2: intact, but misplaced.

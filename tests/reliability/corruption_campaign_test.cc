@@ -75,19 +75,6 @@ struct KnownGap {
   const char* why;
 };
 constexpr KnownGap kKnownGaps[] = {
-    // engine/db/manifest.cc reports "MANIFEST: checksum mismatch" (and bad
-    // magic, truncated, ...) with the path but no offset.
-    {"MANIFEST header", Outcome::kErrorWithoutOffset, "manifest errors name no offset"},
-    {"MANIFEST payload", Outcome::kErrorWithoutOffset, "manifest errors name no offset"},
-    {"MANIFEST checksum", Outcome::kErrorWithoutOffset, "manifest errors name no offset"},
-    {"MANIFEST truncated", Outcome::kErrorWithoutOffset, "manifest errors name no offset"},
-    {"schema (in MANIFEST)", Outcome::kErrorWithoutOffset, "manifest errors name no offset"},
-    {"schema (checksum re-sealed)", Outcome::kErrorWithoutOffset, "manifest errors name no offset"},
-    // A damaged header of the last segment is taken for a torn segment
-    // creation and the segment skipped whole, records and all (the
-    // commit-log failure policy makes it Corruption).
-    {"commit log last segment header", Outcome::kWrongData,
-     "last segment with a damaged header is skipped with its records"},
     // With the manifest's checksum recomputed over the damage (a bug, not
     // the disk), a flipped byte of a name or option is a valid other
     // schema: nothing can tell it from the real one.
