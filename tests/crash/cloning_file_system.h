@@ -98,6 +98,12 @@ class CloningFileSystem final : public FileSystem {
       return base_->Sync();
     }
     Status StartWriteback() override { return base_->StartWriteback(); }
+    // Forwarded (the default would be NotSupported, which turns a log
+    // write that fails into a failed log), and a crash point of its own.
+    Status Truncate(uint64_t size) override {
+      fs_->Call("truncate", path_);
+      return base_->Truncate(size);
+    }
     Status Close() override {
       fs_->Call("close", path_);
       return base_->Close();
