@@ -53,9 +53,17 @@ Result<std::unique_ptr<CommitLog>> CommitLog::Open(FileSystem* fs, Clock* clock,
     return Status::InvalidArgument("commit log segment ids start at 1");
   }
   CASSETTE_RETURN_IF_ERROR(CreateDirsDurably(fs, options.dir));
-  CASSETTE_ASSIGN_OR_RETURN(std::unique_ptr<CommitLogSegmentWriter> active,
-                            CommitLogSegmentWriter::Create(fs, options.dir, first_segment_id));
-  std::unique_ptr<CommitLog> log(new CommitLog(fs, clock, std::move(options), std::move(active)));
+  std::unique_ptr<CommitLog> log(new CommitLog(fs, clock, std::move(options)));
+  Result<std::unique_ptr<CommitLogSegmentWriter>> active = CommitLogSegmentWriter::Create(
+      fs, log->options_.dir, first_segment_id, log->Layout(), &log->bytes_written_);
+  if (!active.ok()) {
+    log->closed_ = true;  // nothing for the destructor's Close() to do
+    return active.status();
+  }
+  log->active_ = std::move(*active);
+  log->last_position_ = CommitLogPosition{log->active_->id(), log->active_->records_end()};
+  log->active_id_ = log->active_->id();
+  log->segments_[log->active_id_] = SegmentInfo{log->active_->version(), std::nullopt};
   if (log->options_.background_sync && log->options_.sync == CommitLogSync::kPeriodic) {
     CommitLog* self = log.get();
     log->background_ = std::make_unique<BackgroundThread>(log->options_.sync_period_ms,
@@ -64,16 +72,21 @@ Result<std::unique_ptr<CommitLog>> CommitLog::Open(FileSystem* fs, Clock* clock,
   return log;
 }
 
-CommitLog::CommitLog(FileSystem* fs, Clock* clock, CommitLogOptions options,
-                     std::unique_ptr<CommitLogSegmentWriter> active)
+CommitLog::CommitLog(FileSystem* fs, Clock* clock, CommitLogOptions options)
     : fs_(fs),
       clock_(clock),
       options_(std::move(options)),
-      last_position_{active->id(), active->records_end()},
-      active_id_(active->id()),
-      active_(std::move(active)),
-      last_sync_nanos_(clock->MonotonicNanos()) {
-  segments_[active_id_] = SegmentInfo{};
+      active_id_(0),
+      last_sync_nanos_(clock->MonotonicNanos()) {}
+
+CommitLogSegmentLayout CommitLog::Layout() const {
+  CommitLogSegmentLayout layout;
+  if (options_.compression == CommitLogCompression::kZstd) {
+    layout.version = kCompressedCommitLogFormatVersion;
+    layout.compression_level = options_.compression_level;
+    layout.block_size = options_.block_size;
+  }
+  return layout;
 }
 
 CommitLog::~CommitLog() { Close().IgnoreError(); }
@@ -223,24 +236,11 @@ void CommitLog::Lead(std::unique_lock<std::mutex>* l) {
 }
 
 Status CommitLog::WriteRecords(const std::vector<Writer*>& batch) {
-  scratch_.clear();
-  uint64_t scratch_records = 0;
-  auto write_scratch = [&]() -> Status {
-    if (scratch_.empty()) return Status::OK();
-    CASSETTE_RETURN_IF_ERROR(active_->Append(scratch_, scratch_records));
-    scratch_.clear();
-    scratch_records = 0;
-    return Status::OK();
-  };
-  uint64_t framed_total = 0;
   for (Writer* w : batch) {
     if (w->kind == Writer::Kind::kRoll) {
-      // The records queued before it count: write them out first, so the
-      // check sees the segment's true end.
-      CASSETTE_RETURN_IF_ERROR(write_scratch());
       // Equal ids and no record past pos: nothing was appended since pos
-      // (markers do not count). A segment without records has nothing to
-      // drop.
+      // (markers do not count; the records queued before it do). A
+      // segment without records has nothing to drop.
       if (active_->id() == w->roll_before.segment_id &&
           active_->records_end() <= w->roll_before.offset && active_->has_records()) {
         CASSETTE_RETURN_IF_ERROR(Roll());
@@ -249,25 +249,21 @@ Status CommitLog::WriteRecords(const std::vector<Writer*>& batch) {
       continue;
     }
     if (w->kind != Writer::Kind::kRecord) continue;
-    const uint64_t framed = w->record.size() + kCommitLogRecordOverhead;
     // Room is kept for the sync marker before the seal and the seal itself.
-    if (active_->size() + scratch_.size() + framed + 2 * kCommitLogMarkerSize >
-            options_.segment_size &&
-        (active_->has_records() || scratch_records > 0)) {
-      CASSETTE_RETURN_IF_ERROR(write_scratch());
+    if (!active_->Fits(w->record.size(), options_.segment_size) && active_->has_records()) {
       CASSETTE_RETURN_IF_ERROR(Roll());
     }
-    EncodeCommitLogRecord(w->record, &scratch_);
-    ++scratch_records;
-    w->position = CommitLogPosition{active_->id(), active_->size() + scratch_.size()};
-    framed_total += framed;
+    w->position = CommitLogPosition{active_->id(), active_->Add(w->record)};
   }
-  CASSETTE_RETURN_IF_ERROR(write_scratch());
-  if (scratch_.capacity() > 4 * kMaxPassBytes) std::string().swap(scratch_);
-  CASSETTE_RETURN_IF_ERROR(active_->Flush());
-  CASSETTE_RETURN_IF_ERROR(active_->StartWritebackEvery(kWritebackBytes));
-  bytes_written_.fetch_add(framed_total, std::memory_order_relaxed);
-  return Status::OK();
+  // Periodic mode acknowledges before the fsync, so a compressed log may
+  // keep the records in its open block until the block fills or the next
+  // sync: a crash of the process then loses what a power loss would. The
+  // other modes acknowledge only what an fsync covered, so each pass
+  // writes its block whole.
+  CASSETTE_RETURN_IF_ERROR(
+      active_->Write(/*finish_block=*/options_.sync != CommitLogSync::kPeriodic));
+  active_->Acknowledge();
+  return active_->StartWritebackEvery(kWritebackBytes);
 }
 
 Status CommitLog::Roll() {
@@ -282,13 +278,14 @@ Status CommitLog::Roll() {
   const uint64_t sealed_id = active_->id();
   // If this fails the sealed segment stays active: records appended to it
   // after its seal are sealed again by the next roll.
-  CASSETTE_ASSIGN_OR_RETURN(std::unique_ptr<CommitLogSegmentWriter> next,
-                            CommitLogSegmentWriter::Create(fs_, options_.dir, sealed_id + 1));
+  CASSETTE_ASSIGN_OR_RETURN(
+      std::unique_ptr<CommitLogSegmentWriter> next,
+      CommitLogSegmentWriter::Create(fs_, options_.dir, sealed_id + 1, Layout(), &bytes_written_));
   Status closed = active_->Close();
   {
     std::lock_guard<std::mutex> g(mu_);
     segments_[sealed_id].records_end = active_->records_end();
-    segments_[next->id()] = SegmentInfo{};
+    segments_[next->id()] = SegmentInfo{next->version(), std::nullopt};
     active_id_ = next->id();
   }
   active_ = std::move(next);
@@ -341,8 +338,11 @@ Status CommitLog::DiscardSegmentsBefore(CommitLogPosition pos,
     if (id == pos.segment_id) {
       // Deletable only if pos is at or past its last record. An adopted
       // segment's records end is not known without reading it; its size
-      // (markers included) is an upper bound.
+      // (markers included) is an upper bound in versions 1 and 2. Version
+      // 3 positions count uncompressed bytes, which the size does not
+      // bound: such a segment waits until pos is past it.
       std::optional<uint64_t> end = info.records_end;
+      if (!end && info.version >= kCompressedCommitLogFormatVersion) continue;
       if (!end) {
         Result<uint64_t> r = fs_->GetFileSize(path);
         if (!r.ok() && !r.status().IsNotFound()) {

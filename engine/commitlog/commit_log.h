@@ -55,6 +55,7 @@ namespace cassette {
 
 class BackgroundThread;
 class CommitLogSegmentWriter;
+struct CommitLogSegmentLayout;
 
 class CommitLog {
  public:
@@ -114,8 +115,9 @@ class CommitLog {
   // Idempotent: later calls return the first call's status.
   Status Close();
 
-  // Framed bytes of every record appended (segment headers excluded): the
-  // commit log's share of write amplification.
+  // Bytes appended to segment files (headers, records or compressed
+  // blocks, markers): the commit log's share of the bytes written to the
+  // device.
   uint64_t bytes_written() const { return bytes_written_.load(std::memory_order_relaxed); }
   // fsyncs that made records durable (segment creation syncs excluded).
   uint64_t sync_count() const { return sync_count_.load(std::memory_order_relaxed); }
@@ -133,8 +135,9 @@ class CommitLog {
  private:
   struct Writer;
 
-  CommitLog(FileSystem* fs, Clock* clock, CommitLogOptions options,
-            std::unique_ptr<CommitLogSegmentWriter> active);
+  CommitLog(FileSystem* fs, Clock* clock, CommitLogOptions options);
+  // The segment format and block settings the options ask for.
+  CommitLogSegmentLayout Layout() const;
 
   // Queues w and waits until a leader has handled it, or leads itself.
   Status Submit(Writer* w);
@@ -179,7 +182,6 @@ class CommitLog {
   // leaders orders the accesses.
   std::unique_ptr<CommitLogSegmentWriter> active_;
   int64_t last_sync_nanos_;
-  std::string scratch_;
 
   std::atomic<uint64_t> bytes_written_{0};
   std::atomic<uint64_t> sync_count_{0};

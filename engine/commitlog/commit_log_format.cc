@@ -46,9 +46,13 @@ std::optional<ParsedSegmentName> ParseCommitLogSegmentFileName(std::string_view 
 }
 
 void EncodeCommitLogSegmentHeader(uint64_t segment_id, std::string* out) {
+  EncodeCommitLogSegmentHeader(kCommitLogFormatVersion, segment_id, out);
+}
+
+void EncodeCommitLogSegmentHeader(uint32_t version, uint64_t segment_id, std::string* out) {
   const size_t start = out->size();
   PutFixed32(out, kCommitLogSegmentMagic);
-  PutFixed32(out, kCommitLogFormatVersion);
+  PutFixed32(out, version);
   PutFixed64(out, segment_id);
   PutFixed32(out, Checksum32(std::string_view(*out).substr(start, 16)));
 }
@@ -67,11 +71,11 @@ Status DecodeCommitLogSegmentHeader(std::string_view in, uint64_t* segment_id,
   if (checksum != Checksum32(in.substr(0, 16))) {
     return Status::Corruption("segment header checksum mismatch");
   }
-  if (version < kOldestCommitLogFormatVersion || version > kCommitLogFormatVersion) {
+  if (version < kOldestCommitLogFormatVersion || version > kNewestCommitLogFormatVersion) {
     return Status::NotSupported("segment format version " + std::to_string(version) +
                                 " (this build reads versions " +
                                 std::to_string(kOldestCommitLogFormatVersion) + " to " +
-                                std::to_string(kCommitLogFormatVersion) + ")");
+                                std::to_string(kNewestCommitLogFormatVersion) + ")");
   }
   *segment_id = id;
   *version_out = version;
@@ -135,6 +139,8 @@ const char* RecordFrameErrorName(RecordFrameError e) {
       return "record payload checksum mismatch";
     case RecordFrameError::kBadMarker:
       return "damaged sync marker";
+    case RecordFrameError::kBadBlock:
+      return "undecodable compressed block";
   }
   return "unknown record error";
 }

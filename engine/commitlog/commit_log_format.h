@@ -12,11 +12,17 @@
 
 namespace cassette {
 
-// Format version written into file names and segment headers. Bump it for
+// Format versions, written into file names and segment headers. Bump for
 // any incompatible change; a reader refuses versions it does not know.
 // Version 2 added sync and seal markers; version 1 segments are still read.
+// Version 3 is version 2 with compressed blocks of records in place of
+// single records (commit_log_block.h); it is written only when the log is
+// configured to compress, so a log without compression stays readable by
+// builds that predate it.
 inline constexpr uint32_t kCommitLogFormatVersion = 2;
+inline constexpr uint32_t kCompressedCommitLogFormatVersion = 3;
 inline constexpr uint32_t kOldestCommitLogFormatVersion = 1;
+inline constexpr uint32_t kNewestCommitLogFormatVersion = kCompressedCommitLogFormatVersion;
 
 // "CSCL" read as little-endian bytes 'C' 'S' 'C' 'L'.
 inline constexpr uint32_t kCommitLogSegmentMagic = 0x4C435343;
@@ -43,7 +49,9 @@ struct ParsedSegmentName {
 // nullopt for every other name.
 std::optional<ParsedSegmentName> ParseCommitLogSegmentFileName(std::string_view name);
 
+// The header of a segment in kCommitLogFormatVersion, or in `version`.
 void EncodeCommitLogSegmentHeader(uint64_t segment_id, std::string* out);
+void EncodeCommitLogSegmentHeader(uint32_t version, uint64_t segment_id, std::string* out);
 
 // Decodes the first kCommitLogSegmentHeaderSize bytes of `in`.
 // Corruption when they are missing, the magic or the checksum is wrong (a
@@ -97,6 +105,7 @@ enum class RecordFrameError : uint8_t {
   kBadLengthChecksum,   // the length field is torn, zeroed or corrupt
   kBadPayloadChecksum,  // the payload or its checksum is torn or corrupt
   kBadMarker,           // a marker that fails its checksum or is out of place
+  kBadBlock,            // (version 3) a block whose checksum matches but that does not decode
 };
 const char* RecordFrameErrorName(RecordFrameError e);
 

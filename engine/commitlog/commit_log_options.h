@@ -26,6 +26,12 @@ struct CommitLogOptions {
   // records of a burst become durable without waiting for the next write.
   // Runs on real time: only for the system clock.
   bool background_sync = false;
+  // kZstd: segments in format 3, records compressed in blocks at this zstd
+  // level; in periodic mode a block is written once it holds block_size
+  // bytes of records (or at the next sync), in the other modes at once.
+  CommitLogCompression compression = CommitLogCompression::kNone;
+  int compression_level = 1;
+  uint64_t block_size = 64ull << 10;
 
   // InvalidArgument listing every problem at once.
   Status Validate() const;

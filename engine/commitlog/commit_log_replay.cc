@@ -195,12 +195,12 @@ Result<std::vector<CommitLogSegmentFile>> ListCommitLogSegmentFiles(FileSystem* 
     std::optional<ParsedSegmentName> parsed = ParseCommitLogSegmentFileName(name);
     if (!parsed) continue;
     if (parsed->version < kOldestCommitLogFormatVersion ||
-        parsed->version > kCommitLogFormatVersion) {
+        parsed->version > kNewestCommitLogFormatVersion) {
       return Status::NotSupported("commit log segment " + dir + "/" + name +
                                   " has format version " + std::to_string(parsed->version) +
                                   " (this build reads versions " +
                                   std::to_string(kOldestCommitLogFormatVersion) + " to " +
-                                  std::to_string(kCommitLogFormatVersion) + ")");
+                                  std::to_string(kNewestCommitLogFormatVersion) + ")");
     }
     files.push_back({parsed->segment_id, parsed->version});
   }

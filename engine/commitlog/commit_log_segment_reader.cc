@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "engine/commitlog/commit_log_block.h"
+
 namespace cassette {
 namespace {
 
@@ -56,7 +58,15 @@ Status CommitLogSegmentReader::ReadHeader(uint64_t expected_id) {
 
 Result<CommitLogSegmentReader::Frame> CommitLogSegmentReader::Next() {
   Frame frame;
+  if (!block_rest_.empty()) {
+    frame.payload = NextCommitLogBlockRecord(&block_rest_);
+    frame.kind = FrameKind::kRecord;
+    frame.end_offset = ++records_;
+    frame.frame_offset = block_offset_;
+    return frame;
+  }
   if (damaged() || offset_ >= size_) return frame;
+  frame.frame_offset = offset_;
   std::string_view head;
   CASSETTE_RETURN_IF_ERROR(ReadAt(offset_, kCommitLogRecordHeaderSize, &head));
   uint32_t length = 0;
@@ -85,7 +95,19 @@ Result<CommitLogSegmentReader::Frame> CommitLogSegmentReader::Next() {
       std::string_view body;
       CASSETTE_RETURN_IF_ERROR(ReadAt(body_start, static_cast<size_t>(body_size), &body));
       e = VerifyCommitLogRecordBody(body, &frame.payload);
-      if (e == RecordFrameError::kNone) {
+      if (e == RecordFrameError::kNone && version_ >= kCompressedCommitLogFormatVersion) {
+        // Decoded whole before any record of it is returned: a block is
+        // replayed entirely or reported as damage.
+        uint64_t records = 0;
+        e = DecodeCommitLogBlock(frame.payload, &block_, &records);
+        if (e == RecordFrameError::kNone) {
+          block_offset_ = offset_;
+          offset_ = body_start + body_size;
+          sealed_ = false;
+          block_rest_ = block_;
+          return Next();
+        }
+      } else if (e == RecordFrameError::kNone) {
         offset_ = body_start + body_size;
         ++records_;
         sealed_ = false;
@@ -113,6 +135,7 @@ Result<std::optional<CommitLogMarker>> CommitLogSegmentReader::ResyncAfter(uint6
       if (DecodeCommitLogMarker(window.substr(at), &marker) && marker.offset == start + at) {
         offset_ = start + at + kCommitLogMarkerSize;
         records_ = marker.records;
+        block_rest_ = {};
         sealed_ = marker.kind == CommitLogMarkerKind::kSeal;
         damage_.clear();
         return std::optional<CommitLogMarker>(marker);

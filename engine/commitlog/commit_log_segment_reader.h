@@ -1,4 +1,5 @@
-// CommitLogSegmentReader: reads the frames of one segment file in order,
+// CommitLogSegmentReader: reads the frames of one segment file in order
+// (the records of a version-3 block one by one),
 // stopping at the first frame that is truncated, fails a checksum or is a
 // marker out of place. It only reports what it found; whether damage is a
 // torn write or corruption depends on the segment's place in the log and
@@ -36,7 +37,12 @@ class CommitLogSegmentReader {
     FrameKind kind = FrameKind::kEnd;
     std::string_view payload;  // kRecord: valid until the next call
     CommitLogMarker marker;    // kMarker
-    uint64_t end_offset = 0;   // just past the frame
+    // kRecord: its position offset (FORMAT.md, "Positions": versions 1
+    // and 2, the end of its frame; version 3, its ordinal). kMarker: the
+    // end of its frame.
+    uint64_t end_offset = 0;
+    // Where the frame holding it starts (version 3: its block's frame).
+    uint64_t frame_offset = 0;
   };
 
   // The next frame; kEnd at the end of the intact frames, with damaged()
@@ -55,7 +61,8 @@ class CommitLogSegmentReader {
   bool damaged() const { return !damage_.empty(); }
   // What is wrong at offset() ("truncated record", ...), for messages.
   const std::string& damage() const { return damage_; }
-  // Where the next (or damaged) frame starts.
+  // Where the next (or damaged) frame starts; in version 3, past the block
+  // whose records Next() is returning.
   uint64_t offset() const { return offset_; }
   uint64_t file_size() const { return size_; }
   const std::string& path() const { return path_; }
@@ -77,6 +84,10 @@ class CommitLogSegmentReader {
   uint64_t offset_ = 0;
   uint64_t records_ = 0;
   bool sealed_ = false;
+  // Version 3: the block being returned, and its records not yet returned.
+  std::string block_;
+  std::string_view block_rest_;
+  uint64_t block_offset_ = 0;
   std::string damage_;
   std::string buffer_;
   uint64_t buffer_offset_ = 0;

@@ -112,6 +112,9 @@ Status DatabaseImpl::Open() {
     log_options.sync = options_.commitlog_sync;
     log_options.sync_period_ms = options_.commitlog_sync_period_ms;
     log_options.group_window_ms = options_.commitlog_sync_group_window_ms;
+    log_options.compression = options_.commitlog_compression;
+    log_options.compression_level = options_.commitlog_compression_level;
+    log_options.block_size = options_.commitlog_compression_block_size;
     // Real time passes by itself only on a real clock: a manual clock gets
     // no background syncer, so runs stay deterministic.
     log_options.background_sync = dynamic_cast<ManualClock*>(options_.clock.get()) == nullptr;

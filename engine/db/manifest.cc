@@ -71,7 +71,7 @@ void EncodeManifest(const ManifestState& state, std::string* out) {
 
 Status DecodeManifest(std::string_view in, ManifestState* state) {
   const char* const start = in.data();
-  uint32_t magic, version, length, checksum;
+  uint32_t magic = 0, version = 0, length = 0, checksum = 0;
   if (!GetFixed32(&in, &magic) || magic != kManifestMagic) return Malformed("bad magic", 0);
   if (!GetFixed32(&in, &version) || version < 1 || version > kManifestVersion) {
     return Malformed("unsupported version", 4);

@@ -5,6 +5,13 @@
 #include <vector>
 
 namespace cassette {
+namespace {
+
+// engine/commitlog/commit_log_block.h's kMaxCommitLogBlockContent less a
+// record's length prefix (options.cc does not depend on the commit log).
+constexpr uint64_t kMaxCompressedMutationSize = (256ull << 20) - 16;
+
+}  // namespace
 
 Status Options::Validate() const {
   std::vector<std::string> problems;
@@ -22,6 +29,18 @@ Status Options::Validate() const {
   }
   if (max_mutation_size == 0 || max_mutation_size > commitlog_segment_size / 2) {
     problems.push_back("max_mutation_size must be > 0 and <= commitlog_segment_size / 2");
+  }
+  if (commitlog_compression_level < 1 || commitlog_compression_level > 19) {
+    problems.push_back("commitlog_compression_level must be in 1..19");
+  }
+  if (commitlog_compression_block_size < 1 || commitlog_compression_block_size > (16ull << 20)) {
+    problems.push_back("commitlog_compression_block_size must be in 1..16777216");
+  }
+  if (commitlog_compression != CommitLogCompression::kNone &&
+      max_mutation_size > kMaxCompressedMutationSize) {
+    problems.push_back(
+        "max_mutation_size must be <= " + std::to_string(kMaxCompressedMutationSize) +
+        " with commitlog_compression (a compressed block holds at most 256 MiB)");
   }
   if (memtable_flush_threshold < 4096)
     problems.push_back("memtable_flush_threshold must be >= 4096");

@@ -69,7 +69,7 @@ TEST(CommitLogFormatTest, DamagedHeadersAreCorruption) {
 }
 
 TEST(CommitLogFormatTest, OtherVersionIsNotSupported) {
-  for (uint32_t version : {0u, 3u}) {
+  for (uint32_t version : {0u, 4u}) {
     std::string header;
     PutFixed32(&header, kCommitLogSegmentMagic);
     PutFixed32(&header, version);

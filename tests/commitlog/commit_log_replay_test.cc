@@ -119,10 +119,10 @@ TEST_F(CommitLogReplayTest, ListSortsNumericallyAndIgnoresOtherFiles) {
 
 TEST_F(CommitLogReplayTest, OtherFormatVersionIsRefused) {
   Write(1);
-  WriteAll(fs_.get(), std::string(kDir) + "/CommitLog-3-7.log", "");
+  WriteAll(fs_.get(), std::string(kDir) + "/CommitLog-4-7.log", "");
   ReplayOutcome r = ReplayAll(fs_.get(), kDir);
   EXPECT_EQ(r.status.code(), Status::Code::kNotSupported) << r.status.ToString();
-  EXPECT_NE(r.status.message().find("CommitLog-3-7.log"), std::string::npos);
+  EXPECT_NE(r.status.message().find("CommitLog-4-7.log"), std::string::npos);
 }
 
 TEST_F(CommitLogReplayTest, CallbackErrorStopsReplay) {

@@ -32,15 +32,33 @@ Mutation Row(const std::string& table, int ck) {
 
 // The scenario; every call may fail. The database is dropped without Close
 // at the end, as a power loss would leave it.
-Outcome RunScenario(std::shared_ptr<FileSystem> fs, std::shared_ptr<ManualClock> clock) {
+// The log settings of every run (and of the reopen after it).
+void SetLogOptions(CommitLogCompression compression, Options* options) {
+  options->commitlog_sync = CommitLogSync::kBatch;
+  options->commitlog_segment_size = 65536;
+  options->max_mutation_size = 32768;
+  options->commitlog_compression = compression;
+}
+
+// Text that compresses only about in half (letters from an LCG), so the
+// blobs below roll segments in a compressed log too.
+std::string Letters(size_t n, uint32_t seed) {
+  std::string out(n, 'a');
+  for (char& c : out) {
+    seed = seed * 1664525u + 1013904223u;
+    c = static_cast<char>('a' + (seed >> 24) % 26);
+  }
+  return out;
+}
+
+Outcome RunScenario(std::shared_ptr<FileSystem> fs, std::shared_ptr<ManualClock> clock,
+                    CommitLogCompression compression) {
   Outcome out;
   Options options;
   options.file_system = fs;
   options.clock = clock;
   options.scheduler = std::make_shared<ManualScheduler>();
-  options.commitlog_sync = CommitLogSync::kBatch;
-  options.commitlog_segment_size = 65536;
-  options.max_mutation_size = 32768;
+  SetLogOptions(compression, &options);
   auto note = [&](const Status& s) {
     if (!s.ok()) ++out.errors;
     return s.ok();
@@ -71,7 +89,7 @@ Outcome RunScenario(std::shared_ptr<FileSystem> fs, std::shared_ptr<ManualClock>
   for (int i = 0; i < 6; ++i) {
     Mutation big("ks", "u", {Value::Int(1000 + i)});
     big.Insert({Value::Int(0)})
-        .Set("tags", Value::Set(DataType::Text(), {Value::Text(std::string(20000, 'x'))}));
+        .Set("tags", Value::Set(DataType::Text(), {Value::Text(Letters(20000, i))}));
     note(db->Apply(big));
   }
   write(20, true);
@@ -107,7 +125,7 @@ struct SweepTotals {
 
 // Runs the scenario with the Nth `op` failing for N = 1, 2, ... until a run
 // no longer reaches an Nth call; checks each crash image.
-void Sweep(FaultOp op, bool short_write, SweepTotals* totals) {
+void Sweep(FaultOp op, bool short_write, CommitLogCompression compression, SweepTotals* totals) {
   for (int n = 1;; ++n) {
     auto mem = NewMemFileSystem();
     auto faulty = std::make_shared<FaultInjectionFileSystem>(mem);
@@ -118,7 +136,7 @@ void Sweep(FaultOp op, bool short_write, SweepTotals* totals) {
     rule.short_write = short_write;
     faulty->AddRule(rule);
     auto clock = std::make_shared<ManualClock>(kStartMicros);
-    Outcome outcome = RunScenario(faulty, clock);
+    Outcome outcome = RunScenario(faulty, clock, compression);
     if (faulty->injected() == 0) return;  // past the last call of this kind
     ++totals->runs;
     totals->faults += faulty->injected();
@@ -129,9 +147,7 @@ void Sweep(FaultOp op, bool short_write, SweepTotals* totals) {
     TestDb t;
     t.fs = mem->CrashClone(0, static_cast<uint64_t>(n));
     Options options = t.MakeOptions();
-    options.commitlog_sync = CommitLogSync::kBatch;
-    options.commitlog_segment_size = 65536;
-    options.max_mutation_size = 32768;
+    SetLogOptions(compression, &options);
     Status opened = t.Open(options);
     if (outcome.acknowledged.empty() && !t.fs->FileExists("/db/MANIFEST")) continue;
     ASSERT_TRUE(opened.ok()) << opened.ToString();
@@ -168,12 +184,26 @@ TEST(FaultSweepTest, EveryIoCallFailingOnceLeavesARecoverableDatabase) {
   for (FaultOp op : {FaultOp::kOpen, FaultOp::kWrite, FaultOp::kFlush, FaultOp::kSync,
                      FaultOp::kRead, FaultOp::kRename, FaultOp::kDelete, FaultOp::kSyncDir,
                      FaultOp::kMkdir, FaultOp::kTruncate}) {
-    Sweep(op, false, &totals);
+    Sweep(op, false, CommitLogCompression::kNone, &totals);
     if (::testing::Test::HasFatalFailure()) return;
   }
-  Sweep(FaultOp::kWrite, true, &totals);
+  Sweep(FaultOp::kWrite, true, CommitLogCompression::kNone, &totals);
   std::printf("fault points injected: %d runs, %d faults, %d errors returned\n", totals.runs,
               totals.faults, totals.errors_returned);
+  EXPECT_GT(totals.runs, 100);
+}
+
+// The same with a compressed commit log (format 3), for the calls its
+// writer makes: block writes and their cut-backs, markers, seals.
+TEST(FaultSweepTest, CompressedLogEveryWriteAndSyncFailingOnce) {
+  SweepTotals totals;
+  for (FaultOp op : {FaultOp::kWrite, FaultOp::kFlush, FaultOp::kSync, FaultOp::kTruncate}) {
+    Sweep(op, false, CommitLogCompression::kZstd, &totals);
+    if (::testing::Test::HasFatalFailure()) return;
+  }
+  Sweep(FaultOp::kWrite, true, CommitLogCompression::kZstd, &totals);
+  std::printf("fault points injected (compressed log): %d runs, %d faults, %d errors returned\n",
+              totals.runs, totals.faults, totals.errors_returned);
   EXPECT_GT(totals.runs, 100);
 }
 
