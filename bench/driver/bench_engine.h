@@ -20,6 +20,9 @@ struct EngineConfig {
   std::string dir;  // fresh, empty
   int sensors = 1000;
   bool log = true;  // commit log / WAL on, never fsynced per write
+  // cassette's commitlog_compression zstd (--log-compression); the peers'
+  // logs keep their defaults (RocksDB's and LevelDB's are uncompressed).
+  bool log_compression = false;
   uint64_t memtable_bytes = 64ull << 20;
   int zstd_level = 3;
   // W5 retention. `clock` is the simulated time every engine takes "now"

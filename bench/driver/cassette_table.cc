@@ -70,6 +70,7 @@ Options BenchDatabaseOptions(const EngineConfig& config) {
   Options options;
   options.commitlog_enabled = config.log;
   options.commitlog_sync = CommitLogSync::kPeriodic;
+  if (config.log_compression) options.commitlog_compression = CommitLogCompression::kZstd;
   options.memtable_flush_threshold = config.memtable_bytes;
   // The peers run their compactions unthrottled by default; so does cassette
   // here (its own default is Cassandra's 64 MiB/s).
@@ -102,6 +103,7 @@ std::string ReadingsTableDescription(const EngineConfig& config) {
          std::to_string(kSimulatedSyncPeriodMs / 1000) + " simulated s)";
   }
   if (!config.log) d += ", commit log off";
+  if (config.log && config.log_compression) d += ", commit log zstd-compressed";
   return d;
 }
 

@@ -29,7 +29,7 @@ namespace {
 constexpr const char* kUsage =
     "usage: cassette-bench [--scale X] [--reps N] [--engines a,b,...] [--dir DIR]\n"
     "                      [--json FILE] [--growth 1,4,16] [--workloads w1-w4,w5]\n"
-    "                      [--no-limits] [--keep]\n"
+    "                      [--log-compression none|zstd] [--no-limits] [--keep]\n"
     "  --scale X    shrink (or grow) every workload: rows, sensors and queries (default 1:\n"
     "               20 M rows of 1,000 sensors); W5 keeps its 50 sensors and 7 days and\n"
     "               reads every round(1/X) seconds\n"
@@ -41,6 +41,8 @@ constexpr const char* kUsage =
     "               (same sensors, longer simulated time): cost as the work grows\n"
     "  --workloads  w1-w4 (W1, W1-nolog, W2, W3, W4, space and the grown runs) and/or\n"
     "               w5 (retention); default both\n"
+    "  --log-compression  cassette's commitlog_compression (default none); the peers'\n"
+    "               logs keep their defaults\n"
     "  --no-limits  skip measuring the machine's disk, memcpy and zstd speeds\n"
     "  --keep       keep the engines' directories\n";
 
@@ -55,6 +57,7 @@ struct Flags {
   std::string json = "cassette-bench.json";
   bool limits = true;
   bool keep = false;
+  bool log_compression = false;
 };
 
 std::vector<std::string> SplitCommas(const std::string& s) {
@@ -76,7 +79,8 @@ bool ParseFlags(int argc, char** argv, Flags* flags, std::string* error) {
     } else if (arg == "--keep") {
       flags->keep = true;
     } else if (arg == "--scale" || arg == "--reps" || arg == "--engines" || arg == "--dir" ||
-               arg == "--json" || arg == "--growth" || arg == "--workloads") {
+               arg == "--json" || arg == "--growth" || arg == "--workloads" ||
+               arg == "--log-compression") {
       const char* v = value();
       if (v == nullptr) {
         *error = arg + " needs a value";
@@ -128,6 +132,12 @@ bool ParseFlags(int argc, char** argv, Flags* flags, std::string* error) {
           *error = "--workloads needs w1-w4, w5 or both";
           return false;
         }
+      } else if (arg == "--log-compression") {
+        if (std::string(v) != "none" && std::string(v) != "zstd") {
+          *error = "--log-compression takes none or zstd";
+          return false;
+        }
+        flags->log_compression = std::string(v) == "zstd";
       } else if (arg == "--dir") {
         flags->dir = v;
       } else {
@@ -173,6 +183,8 @@ int Run(const Flags& flags) {
   ReportContext context;
   context.plan = ScaledPlan(flags.scale);
   context.retention = ScaledRetentionPlan(flags.scale);
+  context.plan.log_compression = flags.log_compression;
+  context.retention.log_compression = flags.log_compression;
   context.base = flags.base;
   context.w5 = flags.retention;
   context.scale = flags.scale;

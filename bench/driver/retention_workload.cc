@@ -202,6 +202,7 @@ Result<WorkloadResult> RunRetention(BenchEngine* engine, const RetentionPlan& pl
   config.clock = clock;
   config.ttl_seconds = plan.ttl_seconds;
   config.fifo = fifo;
+  config.log_compression = plan.log_compression;
   const Status opened = engine->Open(config);
   if (opened.code() == Status::Code::kNotSupported) {
     WorkloadResult result;

@@ -25,6 +25,7 @@ struct RetentionPlan {
   // memtable spans the same simulated time and flushes as often.
   uint64_t memtable_bytes = 64ull << 20;
   int zstd_level = 3;
+  bool log_compression = false;  // EngineConfig::log_compression
   // The figures are taken this long after the week's end, the engines
   // settled at the end and again then: one TWCS expired-SSTable check
   // period (expired_sstable_check_frequency_seconds, 600) and a second.

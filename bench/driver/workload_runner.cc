@@ -245,6 +245,7 @@ Result<std::vector<WorkloadResult>> RunWorkloads(BenchEngine* engine, const RunP
   config.log = log;
   config.memtable_bytes = plan.memtable_bytes;
   config.zstd_level = plan.zstd_level;
+  config.log_compression = plan.log_compression;
   std::vector<WorkloadResult> results;
   const Status opened = engine->Open(config);
   if (opened.code() == Status::Code::kNotSupported) {

@@ -24,6 +24,7 @@ struct RunPlan {
   int64_t slice_queries = 100'000;
   int64_t missing_lookups = 1'000'000;
   uint64_t memtable_bytes = 64ull << 20;
+  bool log_compression = false;  // EngineConfig::log_compression
   int zstd_level = 3;
   uint64_t seed = 42;
   // Cost as the work grows: > 1 multiplies the rows (same sensors, longer
