@@ -204,6 +204,24 @@ std::string TableStatsText(const TableStats& stats, const std::vector<Compaction
   return out;
 }
 
+std::string DeviceStatsJson(const DeviceStats& device) {
+  return "{\"device\":{\"bytes_written\":" + std::to_string(device.bytes_written) +
+         ",\"commitlog_bytes_written\":" + std::to_string(device.commitlog_bytes_written) +
+         ",\"syncs\":" + std::to_string(device.syncs) + "}}\n";
+}
+
+std::string DeviceStatsText(const DeviceStats& device) {
+  return "Device (the whole database, since it was created):\n"
+         "\tBytes written to the device: " +
+         std::to_string(device.bytes_written) +
+         "\n"
+         "\tof which commit log: " +
+         std::to_string(device.commitlog_bytes_written) +
+         "\n"
+         "\tfsyncs: " +
+         std::to_string(device.syncs) + "\n";
+}
+
 int RunStatsCommand(const StatsSettings& settings, std::shared_ptr<FileSystem> file_system,
                     std::ostream& out, std::ostream& err) {
   Options options;
@@ -251,6 +269,9 @@ int RunStatsCommand(const StatsSettings& settings, std::shared_ptr<FileSystem> f
   if (settings.format == OutputFormat::kTable && !current_keyspace.empty()) {
     out << "----------------\n";
   }
+  const DeviceStats device = (*db)->GetDeviceStats();
+  out << (settings.format == OutputFormat::kJson ? DeviceStatsJson(device)
+                                                 : DeviceStatsText(device));
   Status closed = (*db)->Close();
   if (!closed.ok()) {
     err << "cassette stats: " << closed.ToString() << "\n";

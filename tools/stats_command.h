@@ -13,8 +13,8 @@
 
 namespace cassette::tools {
 
-// Prints the statistics of the selected tables; returns the exit code
-// (0, or 1 with the reason on `err`).
+// Prints the statistics of the selected tables, then the database's device
+// counters; returns the exit code (0, or 1 with the reason on `err`).
 int RunStatsCommand(const StatsSettings& settings, std::shared_ptr<FileSystem> file_system,
                     std::ostream& out, std::ostream& err);
 
@@ -23,5 +23,8 @@ int RunStatsCommand(const StatsSettings& settings, std::shared_ptr<FileSystem> f
 std::string TableStatsJson(const TableStats& stats, const std::vector<CompactionWindow>* windows);
 // The nodetool-style block of one table.
 std::string TableStatsText(const TableStats& stats, const std::vector<CompactionWindow>* windows);
+// The device counters: one JSON line {"device":{...}}, or a text block.
+std::string DeviceStatsJson(const DeviceStats& device);
+std::string DeviceStatsText(const DeviceStats& device);
 
 }  // namespace cassette::tools

@@ -49,7 +49,11 @@ Result<std::unique_ptr<Database>> Database::Open(const Options& options, const s
 }
 
 DatabaseImpl::DatabaseImpl(const Options& options, std::string path)
-    : options_(options), path_(std::move(path)), fs_(options.file_system.get()) {
+    : options_(options),
+      path_(std::move(path)),
+      counting_fs_(options.file_system ? std::make_shared<CountingFileSystem>(options.file_system)
+                                       : nullptr),
+      fs_(counting_fs_.get()) {
   BumpSchemaVersion();  // no other thread sees the object yet
 }
 
@@ -89,6 +93,7 @@ Status DatabaseImpl::Open() {
   CASSETTE_ASSIGN_OR_RETURN(std::optional<ManifestState> manifest, ReadManifest(fs_, path_));
   if (manifest) {
     state_ = std::move(*manifest);
+    device_at_open_ = state_.device;
   } else {
     // Checked again under the lock: another process may have created the
     // database meanwhile.
@@ -537,7 +542,21 @@ Status DatabaseImpl::PersistManifestLocked() {
     auto table = tables_.find(id);
     if (table != tables_.end()) table_state.counters = table->second->Counters();
   }
+  state_.device = CurrentDeviceCounters();
   return WriteManifest(fs_, path_, state_);
+}
+
+DeviceCounters DatabaseImpl::CurrentDeviceCounters() const {
+  DeviceCounters now = device_at_open_;
+  now.bytes_written += counting_fs_->bytes_written();
+  now.syncs += counting_fs_->syncs();
+  if (commit_log_) now.commitlog_bytes_written += commit_log_->bytes_written();
+  return now;
+}
+
+DeviceStats DatabaseImpl::GetDeviceStats() const {
+  const DeviceCounters now = CurrentDeviceCounters();
+  return DeviceStats{now.bytes_written, now.commitlog_bytes_written, now.syncs};
 }
 
 Result<ResultSet> DatabaseImpl::Read(const ReadQuery& query) { return RunRead(query, nullptr); }

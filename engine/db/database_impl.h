@@ -29,6 +29,7 @@
 #include "engine/db/table.h"
 #include "engine/db/timestamp_generator.h"
 #include "engine/env/background_thread.h"
+#include "engine/env/counting_file_system.h"
 #include "engine/env/durable_directory.h"
 #include "engine/env/rate_limiter.h"
 #include "engine/sstable/block_cache.h"
@@ -85,6 +86,7 @@ class DatabaseImpl final : public Database {
   Result<TableStats> GetTableStats(const std::string& keyspace, const std::string& table) override;
   int64_t NowMicros() const override { return options_.clock->WallMicros(); }
   RecoveryReport GetRecoveryReport() const override { return recovery_; }
+  DeviceStats GetDeviceStats() const override;
   const Options& options() const override { return options_; }
   Status Close() override;
 
@@ -207,9 +209,16 @@ class DatabaseImpl final : public Database {
   void NoteLateWrite(Table& table, int64_t timestamp);
   Status PersistManifestLocked();
 
+  // The lifetime device counters now: those the manifest held at open plus
+  // what this process has written since.
+  DeviceCounters CurrentDeviceCounters() const;
+
   const Options options_;
   const std::string path_;
+  // Every file access goes through it, so the device counters see it all.
+  const std::shared_ptr<CountingFileSystem> counting_fs_;
   FileSystem* const fs_;
+  DeviceCounters device_at_open_;
   std::shared_ptr<Scheduler> scheduler_;
   // Null: compactions run inline (compaction_threads == 0).
   std::shared_ptr<Scheduler> compaction_scheduler_;

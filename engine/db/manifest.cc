@@ -10,8 +10,9 @@ namespace {
 
 constexpr uint32_t kManifestMagic = 0x464d5343;  // "CSMF" little-endian
 // 2 added the per-SSTable start bound, 3 the per-table counters, 4 the
-// commit log's first segment; older manifests still open.
-constexpr uint32_t kManifestVersion = 4;
+// commit log's first segment, 5 the device counters; older manifests
+// still open.
+constexpr uint32_t kManifestVersion = 5;
 
 Status Malformed(const std::string& what, uint64_t offset) {
   return Status::Corruption("MANIFEST: " + what + " at offset " + std::to_string(offset));
@@ -32,6 +33,9 @@ void EncodeManifest(const ManifestState& state, std::string* out) {
   PutVarint64(&payload, state.next_table_id);
   PutVarint64(&payload, state.next_generation);
   PutVarint64(&payload, state.commitlog_first_segment);
+  PutVarint64(&payload, state.device.bytes_written);
+  PutVarint64(&payload, state.device.commitlog_bytes_written);
+  PutVarint64(&payload, state.device.syncs);
   PutVarint64(&payload, state.keyspaces.size());
   for (const auto& [name, keyspace] : state.keyspaces) {
     std::string encoded;
@@ -97,6 +101,9 @@ Status DecodeManifest(std::string_view in, ManifestState* state) {
   if (!GetVarint64(&payload, &result.next_table_id) ||
       !GetVarint64(&payload, &result.next_generation) ||
       (version >= 4 && !GetVarint64(&payload, &result.commitlog_first_segment)) ||
+      (version >= 5 && (!GetVarint64(&payload, &result.device.bytes_written) ||
+                        !GetVarint64(&payload, &result.device.commitlog_bytes_written) ||
+                        !GetVarint64(&payload, &result.device.syncs))) ||
       !GetVarint64(&payload, &count)) {
     return Malformed("bad header", at());
   }

@@ -43,6 +43,17 @@ struct TableCounters {
   friend bool operator==(const TableCounters&, const TableCounters&) = default;
 };
 
+// What the database has written to its device over its life (every byte
+// appended to its files, the commit log's share, fsyncs of files and
+// directories): what wears flash. Carried across restarts like
+// TableCounters; a crash loses the counts since the last manifest write.
+struct DeviceCounters {
+  uint64_t bytes_written = 0;
+  uint64_t commitlog_bytes_written = 0;
+  uint64_t syncs = 0;
+  friend bool operator==(const DeviceCounters&, const DeviceCounters&) = default;
+};
+
 struct TableState {
   TableSchema schema;
   std::vector<SSTableEntry> sstables;
@@ -59,6 +70,9 @@ struct ManifestState {
   // before the log deletes a segment, so a missing one is never mistaken
   // for a discarded one. 0: not recorded (version 3 and older manifests).
   uint64_t commitlog_first_segment = 0;
+  // As of this manifest's write (the write itself not included). 0 in
+  // manifests before version 5.
+  DeviceCounters device;
   std::map<std::string, KeyspaceSchema> keyspaces;
   std::map<uint64_t, TableState> tables;  // by table id
 

@@ -136,6 +136,22 @@ struct RecoveryReport {
   std::vector<std::string> unknown_files;
 };
 
+// What the database has written to its storage device since it was created
+// (kept across restarts in the manifest; a crash loses the counts since the
+// last flush, compaction or schema change). Flash wears by the bytes
+// written, so this is the figure to hold against a device's rated
+// endurance (TBW).
+struct DeviceStats {
+  // Every byte appended to the database's files: commit log, SSTables
+  // (flushes and compactions), manifests.
+  uint64_t bytes_written = 0;
+  // The commit log's share (segment headers, records or compressed
+  // blocks, markers).
+  uint64_t commitlog_bytes_written = 0;
+  // fsyncs of files and directories.
+  uint64_t syncs = 0;
+};
+
 class Database {
  public:
   // Opens (creating when allowed) the store in `path`, replaying the commit
@@ -237,6 +253,9 @@ class Database {
   // What Open found and did (replay, torn tail, damage skipped, files
   // removed or left alone).
   virtual RecoveryReport GetRecoveryReport() const = 0;
+
+  // Bytes written to the device over the database's life.
+  virtual DeviceStats GetDeviceStats() const = 0;
 
   // Syncs the commit log and releases the directory. Further calls fail.
   virtual Status Close() = 0;

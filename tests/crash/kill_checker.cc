@@ -7,6 +7,7 @@
 
 #include <cerrno>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -55,6 +56,12 @@ Options CrashOptions(CommitLogSync mode, std::shared_ptr<Clock> clock) {
   options.block_cache_size = 1 << 20;
   options.background_threads = 2;
   options.compaction_threads = 1;
+  // scripts/crash-test --log-compression zstd: the worker and the checker
+  // both read it, so they open the same log format.
+  const char* compression = std::getenv("CASSETTE_CRASH_LOG_COMPRESSION");
+  if (compression != nullptr && std::string(compression) == "zstd") {
+    options.commitlog_compression = CommitLogCompression::kZstd;
+  }
   return options;
 }
 

@@ -52,10 +52,11 @@ TEST(ManifestTest, ReadsVersionTwoWithoutCounters) {
   uint32_t magic, version, length;
   ASSERT_TRUE(GetFixed32(&in, &magic) && GetFixed32(&in, &version) && GetFixed32(&in, &length));
   // The last table's seven zero counters are the payload's last bytes;
-  // the commit log's first segment (0: one byte) follows the two counters
-  // of the header, as only version 4 has it.
+  // the commit log's first segment (one byte) and the three device
+  // counters (zero: a byte each) follow the header's two counters, as only
+  // versions 4 and 5 have them.
   std::string v2_payload(in.substr(0, length - 7));
-  v2_payload.erase(2, 1);
+  v2_payload.erase(2, 4);
   std::string v2;
   PutFixed32(&v2, magic);
   PutFixed32(&v2, 2);
@@ -76,7 +77,7 @@ TEST(ManifestTest, ReadsVersionThreeWithoutTheLogStart) {
   uint32_t magic, version, length;
   ASSERT_TRUE(GetFixed32(&in, &magic) && GetFixed32(&in, &version) && GetFixed32(&in, &length));
   std::string v3_payload(in.substr(0, length));
-  v3_payload.erase(2, 1);  // the log's first segment, 0
+  v3_payload.erase(2, 4);  // the log's first segment and the device counters
   std::string v3;
   PutFixed32(&v3, magic);
   PutFixed32(&v3, 3);
@@ -89,6 +90,35 @@ TEST(ManifestTest, ReadsVersionThreeWithoutTheLogStart) {
   EXPECT_EQ(decoded.tables[2].sstables, state.tables[2].sstables);
 }
 
+TEST(ManifestTest, DeviceCountersRoundTripAndVersionFourHasNone) {
+  ManifestState state = SampleState();
+  state.device = DeviceCounters{123456789012ull, 98765ull, 4321ull};
+  std::string v5;
+  EncodeManifest(state, &v5);
+  ManifestState decoded;
+  ASSERT_OK(DecodeManifest(v5, &decoded));
+  EXPECT_EQ(decoded.device, state.device);
+
+  state.device = DeviceCounters{};
+  v5.clear();
+  EncodeManifest(state, &v5);
+  std::string_view in(v5);
+  uint32_t magic, version, length;
+  ASSERT_TRUE(GetFixed32(&in, &magic) && GetFixed32(&in, &version) && GetFixed32(&in, &length));
+  std::string v4_payload(in.substr(0, length));
+  v4_payload.erase(3, 3);  // the three device counters, zero
+  std::string v4;
+  PutFixed32(&v4, magic);
+  PutFixed32(&v4, 4);
+  PutFixed32(&v4, static_cast<uint32_t>(v4_payload.size()));
+  v4 += v4_payload;
+  PutFixed32(&v4, Checksum32(v4_payload));
+  ASSERT_OK(DecodeManifest(v4, &decoded));
+  EXPECT_EQ(decoded.device, DeviceCounters{});
+  EXPECT_EQ(decoded.commitlog_first_segment, state.commitlog_first_segment);
+  EXPECT_EQ(decoded.tables[2].sstables, state.tables[2].sstables);
+}
+
 TEST(ManifestTest, ReadsVersionOneWithoutStartBounds) {
   // Re-encode the payload as version 1 wrote it: no bound byte per SSTable.
   ManifestState state = SampleState();
@@ -98,15 +128,14 @@ TEST(ManifestTest, ReadsVersionOneWithoutStartBounds) {
   std::string_view in(v3);
   uint32_t magic, version, length;
   ASSERT_TRUE(GetFixed32(&in, &magic) && GetFixed32(&in, &version) && GetFixed32(&in, &length));
-  ASSERT_EQ(version, 4u);
-  // Version 4 has the commit log's first segment after the header's two
-  // counters (0: one byte); it ends the table with seven counters (zero: a
-  // byte each);
-  // unbounded entries end in a 0 byte each, which version 1 did not have.
-  // The three entries come just before the counters (generation, level, 0).
+  ASSERT_EQ(version, 5u);
+  // Version 5 has the commit log's first segment and three device counters
+  // after the header's two counters (a byte each here); it ends the table with seven counters
+  // (zero: a byte each); unbounded entries end in a 0 byte each, which version 1 did not have. The
+  // three entries come just before the counters (generation, level, 0).
   std::string payload(in.substr(0, length));
   std::string v1_payload = payload.substr(0, payload.size() - 7 - 9);
-  v1_payload.erase(2, 1);
+  v1_payload.erase(2, 4);
   for (const SSTableEntry& entry : state.tables[2].sstables) {
     PutVarint64(&v1_payload, entry.generation);
     PutVarint32(&v1_payload, entry.level);

@@ -53,24 +53,25 @@ inline Damage FlipAndResealManifest(uint64_t offset) {
 }
 
 // (offset, length) in the file of every keyspace and table schema record
-// of a version-4 MANIFEST (engine/db/FORMAT.md); empty when it does not
+// of a version-5 MANIFEST (engine/db/FORMAT.md); empty when it does not
 // parse.
 inline std::vector<std::pair<uint64_t, uint64_t>> SchemaRecords(std::string_view manifest) {
   // magic, version, payload length; the payload's checksum follows it.
   constexpr size_t kHeader = 12;
   std::vector<std::pair<uint64_t, uint64_t>> out;
-  if (manifest.size() < kHeader || DecodeFixed32(manifest.data() + 4) != 4) return out;
+  if (manifest.size() < kHeader || DecodeFixed32(manifest.data() + 4) != 5) return out;
   std::string_view in = manifest.substr(kHeader);
   auto offset_of = [&](std::string_view s) {
     return static_cast<uint64_t>(s.data() - manifest.data());
   };
   uint64_t v = 0, count = 0;
   std::string_view record;
-  // next table id, next generation, the commit log's first segment.
-  if (!GetVarint64(&in, &v) || !GetVarint64(&in, &v) || !GetVarint64(&in, &v) ||
-      !GetVarint64(&in, &count)) {
-    return {};
+  // next table id, next generation, the commit log's first segment, the
+  // three device counters.
+  for (int i = 0; i < 6; ++i) {
+    if (!GetVarint64(&in, &v)) return {};
   }
+  if (!GetVarint64(&in, &count)) return {};
   for (uint64_t i = 0; i < count; ++i) {
     if (!GetLengthPrefixed(&in, &record)) return {};
     out.emplace_back(offset_of(record), record.size());
