@@ -1,8 +1,10 @@
 // libFuzzer target: commit-log replay (engine/commitlog) of arbitrary
 // segment files on the in-memory file system, each replayed record decoded
 // as the database decodes it (DecodeCommitRecord). Input: a first byte
-// whose low bit says one segment or two; with two, a 4-byte little-endian
-// length of the first segment follows; the rest is the segment bytes.
+// whose low bit says one segment or two and whose bit 1 names the files as
+// format 3 (compressed blocks) instead of 2; with two, a 4-byte
+// little-endian length of the first segment follows; the rest is the
+// segment bytes.
 // Segments get ids 1 and 2. Properties:
 //   - replay never crashes; an error is Corruption or NotSupported naming
 //     the segment file and an offset, or a record decoder's Corruption;
@@ -27,8 +29,9 @@ namespace {
 
 constexpr char kDir[] = "/commitlog";
 
-void Put(cassette::FileSystem* fs, uint64_t id, std::string_view bytes) {
-  auto out = fs->NewWritableFile(std::string(kDir) + "/" + cassette::CommitLogSegmentFileName(id));
+void Put(cassette::FileSystem* fs, uint32_t version, uint64_t id, std::string_view bytes) {
+  auto out = fs->NewWritableFile(std::string(kDir) + "/" +
+                                 cassette::CommitLogSegmentFileName(version, id));
   if (!out.ok() || !(*out)->Append(bytes).ok() || !(*out)->Close().ok()) std::abort();
 }
 
@@ -65,6 +68,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string_view in(reinterpret_cast<const char*>(data), size);
   if (in.empty()) return 0;
   const bool two = (in[0] & 1) != 0;
+  const uint32_t version = (in[0] & 2) != 0 ? cassette::kCompressedCommitLogFormatVersion
+                                            : cassette::kCommitLogFormatVersion;
   in.remove_prefix(1);
   std::shared_ptr<cassette::MemFileSystem> fs = cassette::NewMemFileSystem();
   if (!fs->CreateDirs(kDir).ok()) std::abort();
@@ -73,10 +78,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const uint32_t first = cassette::DecodeFixed32(in.data());
     in.remove_prefix(4);
     const size_t cut = first < in.size() ? first : in.size();
-    Put(fs.get(), 1, in.substr(0, cut));
-    Put(fs.get(), 2, in.substr(cut));
+    Put(fs.get(), version, 1, in.substr(0, cut));
+    Put(fs.get(), version, 2, in.substr(cut));
   } else {
-    Put(fs.get(), 1, in);
+    Put(fs.get(), version, 1, in);
   }
 
   Replayed r = Replay(fs.get());

@@ -228,6 +228,54 @@ void DatabaseSeeds() {
   Seed("schema", "table-with-keys", keyed);
 }
 
+// Segments of a compressed commit log (format 3): blocks of sensor rows,
+// one segment ended by a flush's roll and one by Close. Seeds for
+// commitlog_replay with the first byte's bit 1 set (files named version 3).
+void CompressedLogSeeds() {
+  std::shared_ptr<MemFileSystem> fs = NewMemFileSystem();
+  Options options;
+  options.file_system = fs;
+  options.clock = std::make_shared<ManualClock>(1'704'067'200'000'000);
+  options.scheduler = std::make_shared<ManualScheduler>();
+  options.commitlog_compression = CommitLogCompression::kZstd;
+  options.commitlog_compression_block_size = 2048;
+  options.commitlog_segment_size = 64 << 10;
+  options.max_mutation_size = 32 << 10;
+  auto opened = Database::Open(options, "/db");
+  Check(opened.status(), "open compressed");
+  Database& db = **opened;
+  Check(db.CreateKeyspace({.name = "ks"}), "keyspace");
+  Check(db.CreateTable(SensorTable()), "sensor");
+  for (int i = 0; i < 300; ++i) {
+    Mutation m("ks", "sensor", {Value::Text("s" + std::to_string(i % 6))});
+    m.Insert({Lit(DataType::Timeuuid(),
+                  "5a6c8c40-" + std::to_string(1000 + i) + "-11ee-8000-000000000001")})
+        .Set("v", Value::Double(20 + (i % 17) * 0.25))
+        .Set("ok", Value::Boolean(i % 3 == 0));
+    Check(db.Apply(m), "sensor");
+    if (i == 149) Check(db.Flush(), "flush");
+  }
+  Check(db.Close(), "close");
+  auto children = fs->GetChildren("/db/commitlog");
+  Check(children.status(), "commitlog dir");
+  std::vector<std::string> segments;
+  for (const std::string& name : *children) {
+    if (name.rfind("CommitLog-3-", 0) == 0) {
+      segments.push_back(ReadAll(fs.get(), "/db/commitlog/" + name));
+    }
+  }
+  if (segments.empty()) Check(Status::Corruption("no compressed segment"), "segments");
+  for (size_t i = 0; i < segments.size(); ++i) {
+    Seed("commitlog_replay", "zstd-one-segment-" + std::to_string(i),
+         std::string(1, '\2') + segments[i]);
+  }
+  if (segments.size() >= 2) {
+    std::string two(1, '\3');
+    PutFixed32(&two, static_cast<uint32_t>(segments[0].size()));
+    Seed("commitlog_replay", "zstd-two-segments", two + segments[0] + segments[1]);
+  }
+}
+
 void TypeSeeds() {
   struct Case {
     const char* type;
@@ -294,6 +342,7 @@ int main(int argc, char** argv) {
   cassette::fuzz::root = argv[1];
   cassette::fuzz::SSTableSeeds();
   cassette::fuzz::DatabaseSeeds();
+  cassette::fuzz::CompressedLogSeeds();
   cassette::fuzz::TypeSeeds();
   return 0;
 }

@@ -80,10 +80,6 @@ constexpr KnownGap kKnownGaps[] = {
     // schema: nothing can tell it from the real one.
     {"schema (checksum re-sealed)", Outcome::kWrongData,
      "a re-sealed flip can be a valid other schema"},
-    // ... or one whose options the decoder takes and the table's option
-    // validation refuses at open: ConfigurationException without the file.
-    {"schema (checksum re-sealed)", Outcome::kErrorWithoutFile,
-     "options refused at open do not name the MANIFEST"},
 };
 
 bool Tolerated(const std::string& component, Outcome outcome) {
