@@ -68,8 +68,9 @@ Result<CommitLogSync> ParseSync(const std::string& text) {
 Result<CommitFailurePolicy> ParseCommitFailurePolicy(const std::string& text) {
   if (text == "stop") return CommitFailurePolicy::kStop;
   if (text == "ignore") return CommitFailurePolicy::kIgnore;
-  return Status::InvalidArgument("--commit-failure-policy must be stop or ignore, not '" + text +
-                                 "'");
+  if (text == "die") return CommitFailurePolicy::kDie;
+  return Status::InvalidArgument("--commit-failure-policy must be stop, ignore or die, not '" +
+                                 text + "'");
 }
 
 }  // namespace
@@ -135,7 +136,7 @@ Result<StatsSettings> ParseStatsArguments(const std::vector<std::string>& args) 
 std::string UsageText() {
   return R"(Usage:
   cassette shell [--data DIR] [--clock system|manual:<ISO-8601>] [--format table|json]
-                 [--commitlog-sync periodic|group|batch] [--commit-failure-policy stop|ignore]
+                 [--commitlog-sync periodic|group|batch] [--commit-failure-policy stop|ignore|die]
                  [-e STATEMENTS] [-f FILE] [--fail-fast]
   cassette stats [--data DIR] [--format table|json] [ks.table]
   cassette commitlog verify|dump [--data DIR]
@@ -155,8 +156,9 @@ directives:
 With --clock manual:<time> nothing runs in the background: flushes happen on
 FLUSH or when a memtable fills, compactions only on COMPACT.
 Opening DIR replays its commit log; damage other than a write torn by a crash
-stops the open (--commit-failure-policy stop, the default) or is replayed past
-(ignore). What the open found and did is printed on standard error.
+stops the open (--commit-failure-policy stop, the default), is replayed past
+(ignore), or terminates the process (die, also on a commit-log failure while
+running). What the open found and did is printed on standard error.
 
 cassette stats prints per-table statistics (SSTables, bytes, write
 amplification, partition sizes, tombstones, TWCS windows and why their data

@@ -218,7 +218,14 @@ void CommitLog::Lead(std::unique_lock<std::mutex>* l) {
     // their writers are told of the failure all the same (the record may
     // or may not be in the log), and nothing after the cut is acknowledged.
     last_position_ = CommitLogPosition{active_->id(), active_->records_end()};
-    if (!recovered) error_ = s;
+    if (!recovered) {
+      error_ = s;
+      if (options_.on_failure) {
+        l->unlock();
+        options_.on_failure(s);
+        l->lock();
+      }
+    }
   }
   if (close_requested) {
     Status c = active_->Close();

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include "cassette/options.h"
@@ -29,6 +30,10 @@ struct CommitLogOptions {
   // kZstd: segments in format 3, records compressed in blocks at this zstd
   // level; in periodic mode a block is written once it holds block_size
   // bytes of records (or at the next sync), in the other modes at once.
+  // Called once, by the writer that saw it, when the log fails for good (a
+  // failed fsync or an uncut failed write), after the failure is recorded
+  // (the database's commit_failure_policy die terminates the process).
+  std::function<void(const Status&)> on_failure;
   CommitLogCompression compression = CommitLogCompression::kNone;
   int compression_level = 1;
   uint64_t block_size = 64ull << 10;

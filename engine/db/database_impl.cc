@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdio>
+#include <cstdlib>
 
 #include "engine/commitlog/commit_log_replay.h"
 #include "engine/compaction/time_window_compaction_strategy.h"
@@ -40,6 +42,13 @@ std::string FormatTimestampIso(int64_t micros) {
 }
 
 }  // namespace
+
+void DieOnCommitLogFailure(const std::string& path, const Status& failure) {
+  std::fprintf(stderr, "cassette %s: commit log failure, commit_failure_policy die: %s\n",
+               path.c_str(), failure.ToString().c_str());
+  std::fflush(stderr);
+  std::abort();
+}
 
 Result<std::unique_ptr<Database>> Database::Open(const Options& options, const std::string& path) {
   auto db = std::make_unique<DatabaseImpl>(options, path);
@@ -107,7 +116,11 @@ Status DatabaseImpl::Open() {
   uint64_t next_segment_id = 1;
   bool replayed = false;
   std::vector<CommitLogSegmentFile> old_segments;
-  CASSETTE_RETURN_IF_ERROR(ReplayCommitLog(&next_segment_id, &replayed, &old_segments));
+  Status replayed_log = ReplayCommitLog(&next_segment_id, &replayed, &old_segments);
+  if (replayed_log.IsCorruption() && options_.commit_failure_policy == CommitFailurePolicy::kDie) {
+    DieOnCommitLogFailure(path_, replayed_log);
+  }
+  CASSETTE_RETURN_IF_ERROR(replayed_log);
   if (options_.read_only) return Status::OK();
 
   if (options_.commitlog_enabled) {
@@ -117,6 +130,11 @@ Status DatabaseImpl::Open() {
     log_options.sync = options_.commitlog_sync;
     log_options.sync_period_ms = options_.commitlog_sync_period_ms;
     log_options.group_window_ms = options_.commitlog_sync_group_window_ms;
+    if (options_.commit_failure_policy == CommitFailurePolicy::kDie) {
+      log_options.on_failure = [path = path_](const Status& failure) {
+        DieOnCommitLogFailure(path, failure);
+      };
+    }
     log_options.compression = options_.commitlog_compression;
     log_options.compression_level = options_.commitlog_compression_level;
     log_options.block_size = options_.commitlog_compression_block_size;

@@ -36,6 +36,9 @@
 
 namespace cassette {
 
+// commit_failure_policy die: prints the failure on stderr and aborts.
+[[noreturn]] void DieOnCommitLogFailure(const std::string& path, const Status& failure);
+
 class DatabaseImpl final : public Database {
  public:
   DatabaseImpl(const Options& options, std::string path);

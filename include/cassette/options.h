@@ -34,6 +34,13 @@ enum class CommitFailurePolicy : uint8_t {
   // segments, and open; Database::GetRecoveryReport() lists what was
   // skipped and the records known lost.
   kIgnore,
+  // Terminate the process (std::abort, after printing the reason on
+  // stderr) where kStop would refuse the open, and also when the log
+  // fails while running (a failed fsync, or a failed write that could
+  // not be cut back), instead of failing every later write: for a
+  // process run under a supervisor that restarts it, as Cassandra's die
+  // kills the JVM so the node can be replaced or restarted.
+  kDie,
 };
 
 // How the commit log stores records (Cassandra's commitlog_compression).

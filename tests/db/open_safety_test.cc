@@ -10,6 +10,7 @@
 #include "engine/commitlog/commit_log_format.h"
 #include "engine/env/durable_directory.h"
 #include "tests/db/db_test_util.h"
+#include "tests/support/fault_injection_file_system.h"
 #include "tests/support/file_contents.h"
 
 namespace cassette::testing {
@@ -230,6 +231,48 @@ TEST(OpenSafetyTest, CommitLogDamageBeforeLaterRecordsRefusesToOpen) {
   // Replayed, flushed and sealed: the next open is clean.
   ASSERT_OK(d.t.Reopen());
   EXPECT_TRUE(d.t.db->GetRecoveryReport().commitlog_damage_skipped.empty());
+}
+
+// commit_failure_policy die (Cassandra's die kills the JVM): the damage
+// that stop refuses terminates the process instead, with the reason on
+// stderr; a clean log opens as usual.
+TEST(OpenSafetyDeathTest, CommitLogDamageUnderDieTerminatesTheProcess) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  DamagedLog d;
+  d.Build(10);
+  Options die = d.options;
+  die.commit_failure_policy = CommitFailurePolicy::kDie;
+  std::string bad = d.bytes;
+  bad[kCommitLogSegmentHeaderSize + 20] ^= 0x01;
+  ASSERT_OK(WriteStringToFile(*d.t.fs, d.segment, bad, true));
+  EXPECT_DEATH(d.t.Open(die).IgnoreError(),
+               "commit log failure, commit_failure_policy die: Corruption: .*record payload "
+               "checksum mismatch at offset 20");
+}
+
+// ... and so does a commit log that fails while running (a failed fsync),
+// where stop would fail this and every later write.
+TEST(OpenSafetyDeathTest, CommitLogFailureUnderDieTerminatesTheProcess) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  TestDb t;
+  auto faulty = std::make_shared<FaultInjectionFileSystem>(t.fs);
+  Options options = t.MakeOptions();
+  options.file_system = faulty;
+  options.commitlog_sync = CommitLogSync::kBatch;
+  options.commit_failure_policy = CommitFailurePolicy::kDie;
+  auto opened = Database::Open(options, "/db");
+  ASSERT_TRUE(opened.ok()) << opened.status().ToString();
+  std::unique_ptr<Database> db = std::move(opened).value();
+  ASSERT_OK(CreateSchema(*db));
+  ASSERT_OK(db->Apply(Row(1, 1, 1)));
+  auto rule = ParseFaultRule("op=sync path=*.log");
+  ASSERT_TRUE(rule.ok());
+  faulty->AddRule(*rule);
+  EXPECT_DEATH(db->Apply(Row(1, 2, 2)).IgnoreError(),
+               "commit log failure, commit_failure_policy die: IOError");
+  // The statement ran in a child; here the log is healthy and closes cleanly.
+  faulty->ClearRules();
+  ASSERT_OK(db->Close());
 }
 
 // A write cut short by the crash is the one kind of damage Open repairs

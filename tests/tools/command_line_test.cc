@@ -48,8 +48,10 @@ TEST(CommandLineTest, ShellUsageErrors) {
             "-e and -f cannot be used together");
   EXPECT_EQ(ParseShellArguments({"--commitlog-sync", "never"}).status().message(),
             "--commitlog-sync must be periodic, group or batch, not 'never'");
-  EXPECT_EQ(ParseShellArguments({"--commit-failure-policy", "die"}).status().message(),
-            "--commit-failure-policy must be stop or ignore, not 'die'");
+  EXPECT_EQ(ParseShellArguments({"--commit-failure-policy", "panic"}).status().message(),
+            "--commit-failure-policy must be stop, ignore or die, not 'panic'");
+  auto die = ParseShellArguments({"--commit-failure-policy", "die"});
+  ASSERT_TRUE(die.ok()) << die.status().ToString();
   EXPECT_EQ(ParseShellArguments({"extra"}).status().message(),
             "unknown argument to cassette shell: 'extra'");
 }
