@@ -551,7 +551,10 @@ Result<ResultSet> DatabaseImpl::RunRead(const ReadQuery& query, const RowVisitor
   CASSETTE_ASSIGN_OR_RETURN(
       ReadCommand command,
       ConvertReadQuery(*schema, query, NowInSeconds(options_.clock->WallMicros()), limits));
-  return visit != nullptr ? table->ReadEach(command, *visit) : table->Read(command);
+  Result<ResultSet> result =
+      visit != nullptr ? table->ReadEach(command, *visit) : table->Read(command);
+  if (!result.ok()) return HandleSSTableFailure(table, result.status(), "read");
+  return result;
 }
 
 Result<TableStats> DatabaseImpl::GetTableStats(const std::string& keyspace,
@@ -602,6 +605,7 @@ Result<TableStats> DatabaseImpl::GetTableStats(const std::string& keyspace,
     }
     stats.recent_compactions.assign(compaction.recent.begin(), compaction.recent.end());
   }
+  stats.sstable_failures = table->SSTableFailures();
   if (stats.bytes_written_by_users > 0) {
     stats.write_amplification = static_cast<double>(stats.bytes_flushed + stats.bytes_compacted) /
                                 static_cast<double>(stats.bytes_written_by_users);

@@ -53,13 +53,15 @@ inline Damage FlipAndResealManifest(uint64_t offset) {
 }
 
 // (offset, length) in the file of every keyspace and table schema record
-// of a version-4 MANIFEST (engine/db/FORMAT.md); empty when it does not
-// parse.
+// of a version-4 or 5 MANIFEST (engine/db/FORMAT.md); empty when it does
+// not parse.
 inline std::vector<std::pair<uint64_t, uint64_t>> SchemaRecords(std::string_view manifest) {
   // magic, version, payload length; the payload's checksum follows it.
   constexpr size_t kHeader = 12;
   std::vector<std::pair<uint64_t, uint64_t>> out;
-  if (manifest.size() < kHeader || DecodeFixed32(manifest.data() + 4) != 4) return out;
+  if (manifest.size() < kHeader) return out;
+  const uint32_t version = DecodeFixed32(manifest.data() + 4);
+  if (version != 4 && version != 5) return out;
   std::string_view in = manifest.substr(kHeader);
   auto offset_of = [&](std::string_view s) {
     return static_cast<uint64_t>(s.data() - manifest.data());
@@ -90,6 +92,14 @@ inline std::vector<std::pair<uint64_t, uint64_t>> SchemaRecords(std::string_view
     }
     for (int counter = 0; counter < 7; ++counter) {
       if (!GetVarint64(&in, &v)) return {};
+    }
+    uint64_t out_of_service = 0;
+    if (version >= 5 && !GetVarint64(&in, &out_of_service)) return {};
+    for (uint64_t j = 0; j < out_of_service; ++j) {
+      if (!GetVarint64(&in, &v) || !GetLengthPrefixed(&in, &record) ||
+          !GetLengthPrefixed(&in, &record)) {
+        return {};
+      }
     }
   }
   return out;
