@@ -29,6 +29,7 @@
 
 #include "engine/sstable/sstable_reader.h"
 #include "tests/db/db_test_util.h"
+#include "tests/support/fault_injection_file_system.h"
 #include "tests/support/file_contents.h"
 
 namespace cassette::testing {
@@ -361,6 +362,47 @@ TEST(DiskFailurePolicyTest, BestEffortTakesAnSSTableARequestFindsDamagedOutOfSer
       EXPECT_TRUE(t.db->GetRecoveryReport().removed_files.empty());
       ExpectKept(t, files[0], damaged);
     }
+  }
+}
+
+// A read error is damage too: under best_effort the SSTable that could
+// not be read is taken out of service (Cassandra's FSReadError under
+// best_effort drops the unreadable SSTables) and stays out once the disk
+// reads again; under stop the read fails and the file stays in service.
+TEST(DiskFailurePolicyTest, AReadErrorIsTreatedAsDamage) {
+  for (DiskFailurePolicy policy : {DiskFailurePolicy::kStop, DiskFailurePolicy::kBestEffort}) {
+    SCOPED_TRACE(policy == DiskFailurePolicy::kStop ? "stop" : "best_effort");
+    TestDb t;
+    const std::vector<std::string> files = BuildTwoSSTables(t);
+    const std::string original = *ReadFileToString(*t.fs, files[0]);
+    auto faulty = std::make_shared<FaultInjectionFileSystem>(t.fs);
+    Options options = PolicyOptions(t, policy);
+    options.file_system = faulty;
+    auto db = Database::Open(options, "/db");
+    ASSERT_TRUE(db.ok()) << db.status().ToString();
+    faulty->AddRule({.op = FaultOp::kRead, .glob = files[0]});
+
+    const std::string point = Point(**db, 1);
+    EXPECT_TRUE(point.starts_with("IOError")) << point;
+    EXPECT_NE(point.find(files[0]), std::string::npos) << point;
+    const std::optional<SSTableFailure> failure = FindFailure(TableFailures(**db), files[0]);
+    ASSERT_TRUE(failure.has_value());
+    EXPECT_EQ(failure->found_by, "read");
+    faulty->ClearRules();
+    if (policy == DiskFailurePolicy::kStop) {
+      EXPECT_FALSE(failure->out_of_service);
+      EXPECT_EQ(Point(**db, 1), "1,11;2,21");  // the disk reads again
+    } else {
+      EXPECT_TRUE(failure->out_of_service);
+      EXPECT_NE(point.find("is out of service from now on"), std::string::npos) << point;
+      EXPECT_EQ(Point(**db, 1), kNewerOnly);
+    }
+    ASSERT_OK((*db)->Close());
+    db->reset();
+    ASSERT_OK(t.Open(PolicyOptions(t, DiskFailurePolicy::kStop)));
+    EXPECT_EQ(Point(*t.db, 1),
+              policy == DiskFailurePolicy::kStop ? std::string("1,11;2,21") : kNewerOnly);
+    ExpectKept(t, files[0], original);
   }
 }
 
