@@ -436,8 +436,16 @@ TEST(DiskFailurePolicyTest, IgnoreSkipsWhatDoesNotLoadAndLetsRequestsFail) {
       EXPECT_TRUE(point.starts_with("Corruption")) << point;
       ExpectNamesFileAndOffset(point, files[0]);
       EXPECT_EQ(Point(*t.db, 1), point);  // never taken away
+      for (const std::string& scanned : {Scan(*t.db), Scan(*t.db, TokenRange{})}) {
+        EXPECT_TRUE(scanned.starts_with("Corruption")) << scanned;
+        ExpectNamesFileAndOffset(scanned, files[0]);
+      }
+      Status major = t.db->CompactMajor("ks", "t");
+      EXPECT_TRUE(major.IsCorruption()) << major.ToString();
+      ExpectNamesFileAndOffset(major.message(), files[0]);
       ASSERT_OK(t.Reopen());
       EXPECT_EQ(Point(*t.db, 1), point);
+      EXPECT_EQ(SSTableFiles(t), files);
     }
     EXPECT_TRUE(t.db->GetRecoveryReport().removed_files.empty());
     ExpectKept(t, files[0], damaged);
