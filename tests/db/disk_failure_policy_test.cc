@@ -392,6 +392,10 @@ TEST(DiskFailurePolicyTest, AReadErrorIsTreatedAsDamage) {
     if (policy == DiskFailurePolicy::kStop) {
       EXPECT_FALSE(failure->out_of_service);
       EXPECT_EQ(Point(**db, 1), "1,11;2,21");  // the disk reads again
+      // Compacted now (every row rewritten, then the file deleted as any
+      // input is): it is no longer reported.
+      ASSERT_OK((*db)->CompactMajor("ks", "t"));
+      EXPECT_TRUE(TableFailures(**db).empty());
     } else {
       EXPECT_TRUE(failure->out_of_service);
       EXPECT_NE(point.find("is out of service from now on"), std::string::npos) << point;
@@ -400,9 +404,12 @@ TEST(DiskFailurePolicyTest, AReadErrorIsTreatedAsDamage) {
     ASSERT_OK((*db)->Close());
     db->reset();
     ASSERT_OK(t.Open(PolicyOptions(t, DiskFailurePolicy::kStop)));
-    EXPECT_EQ(Point(*t.db, 1),
-              policy == DiskFailurePolicy::kStop ? std::string("1,11;2,21") : kNewerOnly);
-    ExpectKept(t, files[0], original);
+    if (policy == DiskFailurePolicy::kStop) {
+      EXPECT_EQ(Point(*t.db, 1), "1,11;2,21");
+    } else {
+      EXPECT_EQ(Point(*t.db, 1), kNewerOnly);
+      ExpectKept(t, files[0], original);
+    }
   }
 }
 
