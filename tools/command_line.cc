@@ -73,6 +73,14 @@ Result<CommitFailurePolicy> ParseCommitFailurePolicy(const std::string& text) {
                                  text + "'");
 }
 
+Result<DiskFailurePolicy> ParseDiskFailurePolicy(const std::string& text) {
+  if (text == "stop") return DiskFailurePolicy::kStop;
+  if (text == "best_effort") return DiskFailurePolicy::kBestEffort;
+  if (text == "ignore") return DiskFailurePolicy::kIgnore;
+  return Status::InvalidArgument(
+      "--disk-failure-policy must be stop, best_effort or ignore, not '" + text + "'");
+}
+
 }  // namespace
 
 Result<ShellSettings> ParseShellArguments(const std::vector<std::string>& args) {
@@ -94,6 +102,9 @@ Result<ShellSettings> ParseShellArguments(const std::vector<std::string>& args) 
     } else if (flag == "--commit-failure-policy") {
       CASSETTE_ASSIGN_OR_RETURN(std::string value, cursor.Value(flag));
       CASSETTE_ASSIGN_OR_RETURN(settings.commit_failure_policy, ParseCommitFailurePolicy(value));
+    } else if (flag == "--disk-failure-policy") {
+      CASSETTE_ASSIGN_OR_RETURN(std::string value, cursor.Value(flag));
+      CASSETTE_ASSIGN_OR_RETURN(settings.disk_failure_policy, ParseDiskFailurePolicy(value));
     } else if (flag == "-e" || flag == "--execute") {
       if (settings.execute) return Status::InvalidArgument("-e given twice");
       CASSETTE_ASSIGN_OR_RETURN(settings.execute, cursor.Value(flag));
@@ -137,6 +148,7 @@ std::string UsageText() {
   return R"(Usage:
   cassette shell [--data DIR] [--clock system|manual:<ISO-8601>] [--format table|json]
                  [--commitlog-sync periodic|group|batch] [--commit-failure-policy stop|ignore|die]
+                 [--disk-failure-policy stop|best_effort|ignore]
                  [-e STATEMENTS] [-f FILE] [--fail-fast]
   cassette stats [--data DIR] [--format table|json] [ks.table]
   cassette commitlog verify|dump [--data DIR]
@@ -158,11 +170,17 @@ FLUSH or when a memtable fills, compactions only on COMPACT.
 Opening DIR replays its commit log; damage other than a write torn by a crash
 stops the open (--commit-failure-policy stop, the default), is replayed past
 (ignore), or terminates the process (die, also on a commit-log failure while
-running). What the open found and did is printed on standard error.
+running). An SSTable that fails its checks stops the open
+(--disk-failure-policy stop, the default), is taken out of service for good
+(best_effort: kept on disk, never read again; reads then miss its data and
+may see data it deleted) or is skipped this time (ignore); with best_effort
+an SSTable a read or compaction finds damaged is taken out of service too.
+What the open found and did is printed on standard error.
 
 cassette stats prints per-table statistics (SSTables, bytes, write
 amplification, partition sizes, tombstones, TWCS windows and why their data
-is still on disk), opening DIR read-only beside a running process.
+is still on disk, damaged SSTables), opening DIR read-only beside a running
+process; an SSTable that does not load is listed, not fatal.
 
 cassette commitlog verify checks the commit log of DIR as opening it would
 (torn final write, damaged records, unsealed or missing segments) and exits

@@ -22,6 +22,7 @@ struct ShellSettings {
   OutputFormat format = OutputFormat::kTable;
   CommitLogSync commitlog_sync = CommitLogSync::kPeriodic;
   CommitFailurePolicy commit_failure_policy = CommitFailurePolicy::kStop;
+  DiskFailurePolicy disk_failure_policy = DiskFailurePolicy::kStop;
   std::optional<std::string> execute;  // -e
   std::optional<std::string> file;     // -f
   bool fail_fast = false;

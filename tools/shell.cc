@@ -67,6 +67,7 @@ Result<std::unique_ptr<Shell>> Shell::Open(const ShellSettings& settings,
     options.auto_compaction = false;
   }
   options.commit_failure_policy = settings.commit_failure_policy;
+  options.disk_failure_policy = settings.disk_failure_policy;
   CASSETTE_ASSIGN_OR_RETURN(shell->db_, Database::Open(options, settings.data_dir));
   shell->ReportRecovery(settings.data_dir);
   shell->session_ = std::make_unique<CqlSession>(shell->db_.get());
@@ -103,6 +104,12 @@ void Shell::ReportRecovery(const std::string& data_dir) {
   for (const std::string& path : report.unknown_files) {
     err << "cassette: warning: " << path << " is not a file this database accounts for; left "
         << "alone\n";
+  }
+  for (const SSTableFailure& failure : report.sstable_failures) {
+    err << "cassette: warning: " << failure.path
+        << (failure.out_of_service ? " is out of service (kept on disk, never read): "
+                                   : " was not loaded this time: ")
+        << failure.error << "\n";
   }
 }
 

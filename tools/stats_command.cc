@@ -148,6 +148,17 @@ std::string TableStatsJson(const TableStats& stats, const std::vector<Compaction
   for (const auto& [key, value] : compaction) {
     out += ",\"" + std::string(key) + "\":" + std::to_string(value);
   }
+  out += ",\"sstable_failures\":[";
+  for (size_t i = 0; i < stats.sstable_failures.size(); ++i) {
+    const SSTableFailure& failure = stats.sstable_failures[i];
+    if (i > 0) out += ",";
+    out += "{\"path\":" + JsonQuote(failure.path) +
+           ",\"generation\":" + std::to_string(failure.generation) +
+           ",\"found_by\":" + JsonQuote(failure.found_by) +
+           ",\"out_of_service\":" + (failure.out_of_service ? "true" : "false") +
+           ",\"error\":" + JsonQuote(failure.error) + "}";
+  }
+  out += "]";
   if (windows != nullptr) {
     out += ",\"expiry\":[";
     for (size_t i = 0; i < windows->size(); ++i) {
@@ -196,6 +207,16 @@ std::string TableStatsText(const TableStats& stats, const std::vector<Compaction
   line("Expired SSTables dropped", std::to_string(stats.expired_sstables_dropped));
   line("Tombstones purged", std::to_string(stats.tombstones_purged));
   line("Late writes", std::to_string(stats.late_writes));
+  if (!stats.sstable_failures.empty()) {
+    line("Damaged SSTables", std::to_string(stats.sstable_failures.size()));
+    for (const SSTableFailure& failure : stats.sstable_failures) {
+      const std::string state = failure.out_of_service       ? "out of service"
+                                : failure.found_by == "open" ? "not loaded"
+                                                             : "still live";
+      out += "\t\t\t" + failure.path + ": " + state + " (found by " + failure.found_by +
+             "): " + failure.error + "\n";
+    }
+  }
   if (windows != nullptr) {
     out += "\t\tExpiry by window:\n";
     if (windows->empty()) out += "\t\t\t(no SSTables)\n";
@@ -228,6 +249,9 @@ int RunStatsCommand(const StatsSettings& settings, std::shared_ptr<FileSystem> f
   options.file_system = std::move(file_system);
   options.read_only = true;
   options.create_if_missing = false;
+  // A damaged SSTable is reported with the table's statistics, never a
+  // reason to show none.
+  options.disk_failure_policy = DiskFailurePolicy::kIgnore;
   Result<std::unique_ptr<Database>> db = Database::Open(options, settings.data_dir);
   if (!db.ok()) {
     err << "cassette stats: cannot open " << settings.data_dir << ": " << db.status().ToString()

@@ -49,16 +49,23 @@ Status DatabaseImpl::EnsureStrategy(Table& table, const TableSchema& schema) {
 
 CompactionSnapshot DatabaseImpl::SnapshotForCompaction(const Table& table, const Table::View& view,
                                                        const std::set<uint64_t>& compacting,
-                                                       const TableSchema& schema) const {
+                                                       const TableSchema& schema,
+                                                       bool include_failed) const {
   CompactionSnapshot snapshot;
   snapshot.now_micros = options_.clock->WallMicros();
-  snapshot.gc_before = NowInSeconds(snapshot.now_micros) - schema.options().gc_grace_seconds;
+  snapshot.gc_before = table.HasSSTablesOutOfView()
+                           ? std::numeric_limits<int64_t>::min()
+                           : NowInSeconds(snapshot.now_micros) - schema.options().gc_grace_seconds;
   for (const Table::LiveSSTable& sstable : view.sstables) {
     CompactionCandidate candidate;
     candidate.generation = sstable.generation;
     candidate.size_on_disk = sstable.reader->file_size();
     candidate.level = sstable.level;
-    candidate.compacting = compacting.count(sstable.generation) > 0;
+    // A file a compaction failed to read (disk_failure_policy stop or
+    // ignore) is left out, as if busy, rather than retried after every
+    // flush; a major compaction (asked for by the user) still tries it.
+    candidate.compacting = compacting.count(sstable.generation) > 0 ||
+                           (!include_failed && table.FailedInCompaction(sstable.generation));
     candidate.stats = &sstable.reader->stats();
     snapshot.sstables.push_back(candidate);
   }
@@ -68,7 +75,6 @@ CompactionSnapshot DatabaseImpl::SnapshotForCompaction(const Table& table, const
     snapshot.memtable_min_timestamp =
         snapshot.memtable_min_timestamp ? std::min(*snapshot.memtable_min_timestamp, min) : min;
   }
-  (void)table;
   return snapshot;
 }
 
@@ -82,7 +88,7 @@ Result<bool> DatabaseImpl::RunOneCompaction(const std::shared_ptr<Table>& table,
     std::lock_guard lock(state.mutex);
     CASSETTE_RETURN_IF_ERROR(EnsureStrategy(*table, schema));
     const CompactionSnapshot snapshot =
-        SnapshotForCompaction(*table, *view, state.compacting, schema);
+        SnapshotForCompaction(*table, *view, state.compacting, schema, /*include_failed=*/major);
     if (major) {
       task = state.strategy->MajorTask(snapshot);
     } else {
@@ -110,6 +116,7 @@ Result<bool> DatabaseImpl::RunOneCompaction(const std::shared_ptr<Table>& table,
     if (result.ok() && *result) ++state.finished;
     state.compaction_finished.notify_all();
   }
+  if (!result.ok()) return HandleSSTableFailure(table, result.status(), "compaction");
   return result;
 }
 
@@ -454,8 +461,11 @@ Result<std::vector<Table::LiveSSTable>> DatabaseImpl::WriteCompactionOutputs(
     const std::vector<std::shared_ptr<const SSTableReader>>& others, CompactionRecord* record) {
   const int64_t now_micros = options_.clock->WallMicros();
   const int64_t now_sec = NowInSeconds(now_micros);
-  CompactionController controller(now_sec - schema.options().gc_grace_seconds, std::move(others),
-                                  newer_sources);
+  // An SSTable out of the view may hold what a deletion shadows: keep them all.
+  const int64_t gc_before = table->HasSSTablesOutOfView()
+                                ? std::numeric_limits<int64_t>::min()
+                                : now_sec - schema.options().gc_grace_seconds;
+  CompactionController controller(gc_before, std::move(others), newer_sources);
   std::vector<std::unique_ptr<PartitionIterator>> scanners;
   std::vector<const SSTableStats*> input_stats;
   uint64_t input_bytes = 0;

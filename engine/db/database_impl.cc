@@ -591,7 +591,10 @@ Result<ResultSet> DatabaseImpl::RunRead(const ReadQuery& query, const RowVisitor
   CASSETTE_ASSIGN_OR_RETURN(
       ReadCommand command,
       ConvertReadQuery(*schema, query, NowInSeconds(options_.clock->WallMicros()), limits));
-  return visit != nullptr ? table->ReadEach(command, *visit) : table->Read(command);
+  Result<ResultSet> result =
+      visit != nullptr ? table->ReadEach(command, *visit) : table->Read(command);
+  if (!result.ok()) return HandleSSTableFailure(table, result.status(), "read");
+  return result;
 }
 
 Result<TableStats> DatabaseImpl::GetTableStats(const std::string& keyspace,
@@ -641,6 +644,16 @@ Result<TableStats> DatabaseImpl::GetTableStats(const std::string& keyspace,
       }
     }
     stats.recent_compactions.assign(compaction.recent.begin(), compaction.recent.end());
+  }
+  for (SSTableFailure& failure : table->SSTableFailures()) {
+    // A file that failed a request and is gone since (compacted after a
+    // transient read error) is no longer the table's business.
+    const bool live = std::any_of(view->sstables.begin(), view->sstables.end(), [&](const auto& s) {
+      return s.generation == failure.generation;
+    });
+    if (failure.out_of_service || failure.found_by == "open" || live) {
+      stats.sstable_failures.push_back(std::move(failure));
+    }
   }
   if (stats.bytes_written_by_users > 0) {
     stats.write_amplification = static_cast<double>(stats.bytes_flushed + stats.bytes_compacted) /

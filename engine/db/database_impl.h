@@ -143,6 +143,23 @@ class DatabaseImpl final : public Database {
   // the log now starts at `first_kept`.
   Status RecordCommitLogStart(uint64_t first_kept);
   Status ApplyUpdates(const std::vector<PartitionUpdate>& updates, const std::string& record);
+
+  // Options::disk_failure_policy (database_disk_failure.cc).
+  // LoadTables' answer to an SSTable of `state` that did not open: the
+  // error that stops Open (kStop), or OK with the SSTable left out of the
+  // view: out of service (kBestEffort, moved in `state`) or skipped this
+  // time (kIgnore). `failure` is filled for the report either way.
+  Status HandleSSTableOpenFailure(TableState& state, const SSTableEntry& entry,
+                                  const std::string& path, const Status& error,
+                                  SSTableFailure* failure);
+  // The status a read or compaction of `table` that failed with `error`
+  // returns. When the error names one of the table's live SSTables, it is
+  // reported and, under kBestEffort, taken out of service (manifest first,
+  // then the view; the file stays).
+  Status HandleSSTableFailure(const std::shared_ptr<Table>& table, const Status& error,
+                              const char* found_by);
+  Status TakeSSTableOutOfService(const std::shared_ptr<Table>& table,
+                                 const SSTableFailure& failure);
   // Memtable budget (Options::memtable_flush_threshold) per table, over
   // the active and the flushing memtable together. A flush is queued once
   // they reach half of it: flushes run one at a time (flush_mutex_), so the
@@ -173,9 +190,12 @@ class DatabaseImpl final : public Database {
   // Compaction (database_compaction.cc).
   // REQUIRES: table.compaction().mutex held.
   Status EnsureStrategy(Table& table, const TableSchema& schema);
+  // `include_failed`: SSTables a compaction failed to read are candidates
+  // (otherwise they count as compacting).
   CompactionSnapshot SnapshotForCompaction(const Table& table, const Table::View& view,
                                            const std::set<uint64_t>& compacting,
-                                           const TableSchema& schema) const;
+                                           const TableSchema& schema,
+                                           bool include_failed = false) const;
   // Runs the strategy's next task (or the major task); false when there was
   // nothing to do or the task was postponed.
   Result<bool> RunOneCompaction(const std::shared_ptr<Table>& table, bool major);

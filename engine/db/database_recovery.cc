@@ -63,18 +63,35 @@ Status DatabaseImpl::CheckNothingToLose() const {
 }
 
 Status DatabaseImpl::LoadTables() {
-  for (const auto& [id, table_state] : state_.tables) {
+  bool taken_out = false;
+  for (auto& [id, table_state] : state_.tables) {
     const std::string dir = TableDir(table_state.schema, id);
     std::vector<Table::LiveSSTable> sstables;
-    for (const SSTableEntry& entry : table_state.sstables) {
+    std::vector<SSTableFailure> failures;
+    for (const OutOfServiceSSTable& out : table_state.out_of_service) {
+      failures.push_back(
+          {SSTablePath(dir, out.generation), out.generation, out.error, out.found_by, true});
+    }
+    // A copy: an SSTable taken out of service leaves table_state.sstables.
+    for (const SSTableEntry& entry : std::vector<SSTableEntry>(table_state.sstables)) {
       const std::string path = SSTablePath(dir, entry.generation);
-      CASSETTE_ASSIGN_OR_RETURN(std::shared_ptr<SSTableReader> reader,
-                                SSTableReader::Open(fs_, path, block_cache_.get()));
-      sstables.push_back({entry.generation, entry.level, std::move(reader),
+      auto reader = SSTableReader::Open(fs_, path, block_cache_.get());
+      if (!reader.ok()) {
+        SSTableFailure& failure = failures.emplace_back();
+        CASSETTE_RETURN_IF_ERROR(
+            HandleSSTableOpenFailure(table_state, entry, path, reader.status(), &failure));
+        taken_out |= failure.out_of_service;
+        continue;
+      }
+      sstables.push_back({entry.generation, entry.level, std::move(reader).value(),
                           std::make_shared<ObsoleteFileDeleter>(fs_, path),
                           entry.start_after_token});
     }
     auto table = std::make_shared<Table>(id, table_state.schema, dir, std::move(sstables));
+    for (const SSTableFailure& failure : failures) {
+      table->NoteSSTableFailure(failure);
+      recovery_.sstable_failures.push_back(failure);
+    }
     table->RestoreCounters(table_state.counters);
     {
       std::lock_guard lock(table->compaction().mutex);
@@ -84,6 +101,9 @@ Status DatabaseImpl::LoadTables() {
     }
     tables_[id] = std::move(table);
   }
+  // Out of service for good: a reopen, whatever its policy, must find the
+  // table as this run leaves it.
+  if (taken_out && !options_.read_only) return PersistManifestLocked();
   return Status::OK();
 }
 
@@ -144,8 +164,10 @@ Status DatabaseImpl::RemoveOrphanFiles() {
         }
         const bool in_manifest =
             live != nullptr &&
-            std::any_of(live->sstables.begin(), live->sstables.end(),
-                        [&](const SSTableEntry& e) { return e.generation == generation; });
+            (std::any_of(live->sstables.begin(), live->sstables.end(),
+                         [&](const SSTableEntry& e) { return e.generation == generation; }) ||
+             std::any_of(live->out_of_service.begin(), live->out_of_service.end(),
+                         [&](const OutOfServiceSSTable& e) { return e.generation == generation; }));
         if (in_manifest) continue;
         CASSETTE_RETURN_IF_ERROR(fs_->DeleteFile(table_dir + "/" + file));
         recovery_.removed_files.push_back(table_dir + "/" + file);

@@ -34,6 +34,7 @@ Status DatabaseImpl::Truncate(const std::string& keyspace, const std::string& ta
     }
     const TableState previous = state->second;
     state->second.sstables.clear();
+    state->second.out_of_service.clear();  // their data goes with the rest
     if (commit_log_) state->second.persisted = commit_log_->CurrentPosition();
     Status s = PersistManifestLocked();
     if (!s.ok()) {

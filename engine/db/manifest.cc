@@ -11,8 +11,8 @@ namespace {
 
 constexpr uint32_t kManifestMagic = 0x464d5343;  // "CSMF" little-endian
 // 2 added the per-SSTable start bound, 3 the per-table counters, 4 the
-// commit log's first segment, 5 the device counters; older manifests
-// still open.
+// commit log's first segment, 5 the device counters and the SSTables out
+// of service; older manifests still open.
 constexpr uint32_t kManifestVersion = 5;
 
 Status Malformed(const std::string& what, uint64_t offset) {
@@ -65,6 +65,12 @@ void EncodeManifest(const ManifestState& state, std::string* out) {
          {c.bytes_written_by_users, c.bytes_flushed, c.bytes_compacted, c.compactions_completed,
           c.expired_sstables_dropped, c.tombstones_purged, c.late_writes}) {
       PutVarint64(&payload, counter);
+    }
+    PutVarint64(&payload, table.out_of_service.size());
+    for (const OutOfServiceSSTable& sstable : table.out_of_service) {
+      PutVarint64(&payload, sstable.generation);
+      PutLengthPrefixed(&payload, sstable.found_by);
+      PutLengthPrefixed(&payload, sstable.error);
     }
   }
   PutFixed32(out, kManifestMagic);
@@ -171,6 +177,23 @@ Status DecodeManifest(std::string_view in, ManifestState* state) {
                                 &c.compactions_completed, &c.expired_sstables_dropped,
                                 &c.tombstones_purged, &c.late_writes}) {
         if (!GetVarint64(&payload, counter)) return Malformed("bad table counters", at());
+      }
+    }
+    if (version >= 5) {
+      uint64_t out_of_service_count;
+      if (!GetVarint64(&payload, &out_of_service_count) || out_of_service_count > payload.size()) {
+        return Malformed("bad out-of-service count", at());
+      }
+      for (uint64_t j = 0; j < out_of_service_count; ++j) {
+        OutOfServiceSSTable entry;
+        std::string_view found_by, error;
+        if (!GetVarint64(&payload, &entry.generation) || !GetLengthPrefixed(&payload, &found_by) ||
+            !GetLengthPrefixed(&payload, &error)) {
+          return Malformed("bad out-of-service sstable", at());
+        }
+        entry.found_by = found_by;
+        entry.error = error;
+        table.out_of_service.push_back(std::move(entry));
       }
     }
     result.tables[id] = std::move(table);

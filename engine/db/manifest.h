@@ -54,12 +54,23 @@ struct DeviceCounters {
   friend bool operator==(const DeviceCounters&, const DeviceCounters&) = default;
 };
 
+// An SSTable taken out of service (DiskFailurePolicy::kBestEffort): the
+// file stays where it is and is never read, compacted or deleted.
+struct OutOfServiceSSTable {
+  uint64_t generation = 0;
+  std::string found_by;  // "open", "read" or "compaction"
+  std::string error;     // what was met, naming the file and offset
+  friend bool operator==(const OutOfServiceSSTable&, const OutOfServiceSSTable&) = default;
+};
+
 struct TableState {
   TableSchema schema;
   std::vector<SSTableEntry> sstables;
   // Every commit-log record at or before this position is in the SSTables.
   CommitLogPosition persisted;
   TableCounters counters;
+  // Not in `sstables`: neither live nor garbage.
+  std::vector<OutOfServiceSSTable> out_of_service;
 };
 
 struct ManifestState {

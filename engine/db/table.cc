@@ -109,6 +109,14 @@ void Table::ReplaceSSTables(const std::vector<uint64_t>& removed, std::vector<Li
 }
 
 void Table::Truncate() {
+  {
+    // Their data is gone with the rest (TRUNCATE also drops them from the
+    // manifest).
+    std::lock_guard failures(failures_mutex_);
+    failures_.clear();
+    failed_in_compaction_.clear();
+    sstables_out_of_view_ = false;
+  }
   std::lock_guard lock(mutex_);
   for (const LiveSSTable& sstable : view_->sstables) {
     if (sstable.deleter) sstable.deleter->MarkObsolete();
@@ -155,6 +163,36 @@ void Table::NoteWriteTimestamp(int64_t timestamp) {
   while (timestamp > seen &&
          !max_write_timestamp_.compare_exchange_weak(seen, timestamp, std::memory_order_relaxed)) {
   }
+}
+
+void Table::NoteSSTableFailure(SSTableFailure failure) {
+  std::lock_guard lock(failures_mutex_);
+  if (failure.out_of_service || failure.found_by == "open") sstables_out_of_view_ = true;
+  if (failure.found_by == "compaction") failed_in_compaction_.insert(failure.generation);
+  failures_[failure.generation] = std::move(failure);
+}
+
+std::vector<SSTableFailure> Table::SSTableFailures() const {
+  std::lock_guard lock(failures_mutex_);
+  std::vector<SSTableFailure> out;
+  for (const auto& [generation, failure] : failures_) out.push_back(failure);
+  return out;
+}
+
+bool Table::FailedInCompaction(uint64_t generation) const {
+  std::lock_guard lock(failures_mutex_);
+  return failed_in_compaction_.count(generation) > 0;
+}
+
+bool Table::TakeOutOfService(uint64_t generation) {
+  std::lock_guard lock(mutex_);
+  auto next = std::make_shared<View>(*view_);
+  const size_t before = next->sstables.size();
+  std::erase_if(next->sstables,
+                [&](const LiveSSTable& sstable) { return sstable.generation == generation; });
+  if (next->sstables.size() == before) return false;
+  view_ = next;
+  return true;
 }
 
 Result<ResultSet> Table::Read(const ReadCommand& command) {

@@ -14,10 +14,12 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "cassette/db.h"
 #include "cassette/query.h"
 #include "cassette/schema.h"
 #include "engine/commitlog/commit_log_position.h"
@@ -134,6 +136,21 @@ class Table {
   // The table's flush job: queued, running or neither (one at a time).
   TableFlushState& flush_state() { return flush_state_; }
 
+  // Damaged SSTables (Options::disk_failure_policy), one entry per
+  // generation (the latest failure), for GetTableStats.
+  void NoteSSTableFailure(SSTableFailure failure);
+  std::vector<SSTableFailure> SSTableFailures() const;
+  // Failed in a compaction and still in the view (kStop, kIgnore):
+  // background compactions leave it out until the next open.
+  bool FailedInCompaction(uint64_t generation) const;
+  // Some of the table's data is in no SSTable of the view (one out of
+  // service, or not loaded at open): compactions then purge no deletion
+  // and drop no expired file, since what they shadow may be in it.
+  bool HasSSTablesOutOfView() const { return sstables_out_of_view_; }
+  // kBestEffort: removes the SSTable from the view without marking it
+  // obsolete (its file stays). False when the view no longer holds it.
+  bool TakeOutOfService(uint64_t generation);
+
  private:
   void Publish(std::shared_ptr<const View> view);
 
@@ -148,6 +165,10 @@ class Table {
   std::atomic<int64_t> max_write_timestamp_{std::numeric_limits<int64_t>::min()};
   TableCompactionState compaction_;
   TableFlushState flush_state_;
+  mutable std::mutex failures_mutex_;
+  std::map<uint64_t, SSTableFailure> failures_;  // GUARDED_BY(failures_mutex_)
+  std::set<uint64_t> failed_in_compaction_;      // GUARDED_BY(failures_mutex_)
+  std::atomic<bool> sstables_out_of_view_{false};
 };
 
 }  // namespace cassette

@@ -73,6 +73,21 @@ struct CompactionWindow {
   bool blocked_by_memtable = false;
 };
 
+// An SSTable that failed its checks (Options::disk_failure_policy).
+struct SSTableFailure {
+  std::string path;
+  uint64_t generation = 0;
+  // The Corruption or IOError met, naming the file and the offset.
+  std::string error;
+  std::string found_by;  // "open", "read" or "compaction"
+  // kBestEffort: out of service for good (recorded in the manifest), never
+  // read, compacted or deleted. Otherwise the file is still the table's:
+  // not loaded this time (found by "open", kIgnore) or still read (reads
+  // that meet the damage fail), and left out of background compactions
+  // until the next open.
+  bool out_of_service = false;
+};
+
 struct TableStats {
   std::string keyspace;
   std::string table;
@@ -113,6 +128,8 @@ struct TableStats {
   int64_t late_writes = 0;
   // The most recent finished compactions, oldest first (at most 100).
   std::vector<CompactionRecord> recent_compactions;
+  // SSTables out of service, and those that failed since the open.
+  std::vector<SSTableFailure> sstable_failures;
 };
 
 // What Open found in the data directory and did about it (Cassandra logs
@@ -134,6 +151,9 @@ struct RecoveryReport {
   // Entries of the data directory that are not cassette's, or that this
   // manifest cannot account for: reported and left alone, never deleted.
   std::vector<std::string> unknown_files;
+  // SSTables that did not load (kBestEffort, kIgnore), and those that an
+  // earlier run took out of service.
+  std::vector<SSTableFailure> sstable_failures;
 };
 
 // What the database has written to its storage device since it was created

@@ -23,6 +23,30 @@ enum class CommitLogSync : uint8_t {
   kBatch,
 };
 
+// What the database does about an SSTable that fails its checks: a
+// checksum, a bound or a read of the file (Cassandra's
+// disk_failure_policy, as an embedded store can apply it; docs/RELIABILITY.md).
+enum class DiskFailurePolicy : uint8_t {
+  // An SSTable that fails its checks at open refuses Open, with a
+  // Corruption naming the file and offset (as Cassandra refuses to start).
+  // A read or compaction meeting a damaged block fails with that error;
+  // background compaction leaves the file alone until the next open, and
+  // nothing is deleted (Cassandra's default, stop).
+  kStop,
+  // The damaged SSTable is taken out of service, at open or when a read or
+  // compaction meets the damage: never read, compacted or deleted again,
+  // recorded in the manifest (so it stays out after a reopen) and listed
+  // in TableStats::sstable_failures. The read that met it fails; later
+  // reads answer from the other SSTables, so data it held, and deletions
+  // it held of older data, are missing from them (Cassandra: "you WILL see
+  // obsolete data").
+  kBestEffort,
+  // Open skips the SSTables that fail to load (this time only: the next
+  // open tries them again) and reports them; reads and compactions that
+  // meet damage fail with the error (Cassandra's "let requests fail").
+  kIgnore,
+};
+
 // What Open does about damage in the commit log other than a torn final
 // write (Cassandra's commit_failure_policy, as applied at replay).
 enum class CommitFailurePolicy : uint8_t {
@@ -76,6 +100,7 @@ struct Options {
   int64_t commitlog_sync_period_ms = 10000;
   int64_t commitlog_sync_group_window_ms = 1000;
   CommitFailurePolicy commit_failure_policy = CommitFailurePolicy::kStop;
+  DiskFailurePolicy disk_failure_policy = DiskFailurePolicy::kStop;
   uint64_t commitlog_segment_size = 32ull << 20;
   CommitLogCompression commitlog_compression = CommitLogCompression::kNone;
   // zstd level (1..19) and the record bytes a block collects in periodic mode.

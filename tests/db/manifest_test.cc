@@ -44,6 +44,44 @@ TEST(ManifestTest, RoundTripsEveryField) {
   EXPECT_EQ(decoded.tables[2].persisted.offset, 1234u);
 }
 
+TEST(ManifestTest, RoundTripsSSTablesOutOfService) {
+  ManifestState state = SampleState();
+  state.tables[2].out_of_service = {
+      {4, "open", "Corruption: sstable /db/ks/t-2/000004.sst: truncated footer at offset 12"},
+      {8, "read", ""}};
+  std::string encoded;
+  EncodeManifest(state, &encoded);
+  ManifestState decoded;
+  ASSERT_OK(DecodeManifest(encoded, &decoded));
+  EXPECT_EQ(decoded.tables[2].out_of_service, state.tables[2].out_of_service);
+  EXPECT_EQ(decoded.tables[2].sstables, state.tables[2].sstables);
+}
+
+TEST(ManifestTest, ReadsVersionFourWithoutSSTablesOutOfService) {
+  ManifestState state = SampleState();
+  std::string v5;
+  EncodeManifest(state, &v5);
+  std::string_view in(v5);
+  uint32_t magic, version, length;
+  ASSERT_TRUE(GetFixed32(&in, &magic) && GetFixed32(&in, &version) && GetFixed32(&in, &length));
+  ASSERT_EQ(version, 5u);
+  // The one table's count of SSTables out of service (0) is the last byte;
+  // the three device counters (0: a byte each) follow the log's first
+  // segment.
+  std::string v4_payload(in.substr(0, length - 1));
+  v4_payload.erase(3, 3);
+  std::string v4;
+  PutFixed32(&v4, magic);
+  PutFixed32(&v4, 4);
+  PutFixed32(&v4, static_cast<uint32_t>(v4_payload.size()));
+  v4 += v4_payload;
+  PutFixed32(&v4, Checksum32(v4_payload));
+  ManifestState decoded;
+  ASSERT_OK(DecodeManifest(v4, &decoded));
+  EXPECT_EQ(decoded.tables[2].sstables, state.tables[2].sstables);
+  EXPECT_TRUE(decoded.tables[2].out_of_service.empty());
+}
+
 TEST(ManifestTest, ReadsVersionTwoWithoutCounters) {
   ManifestState state = SampleState();
   std::string v3;
@@ -51,11 +89,12 @@ TEST(ManifestTest, ReadsVersionTwoWithoutCounters) {
   std::string_view in(v3);
   uint32_t magic, version, length;
   ASSERT_TRUE(GetFixed32(&in, &magic) && GetFixed32(&in, &version) && GetFixed32(&in, &length));
-  // The last table's seven zero counters are the payload's last bytes;
-  // the commit log's first segment (one byte) and the three device
-  // counters (zero: a byte each) follow the header's two counters, as only
-  // versions 4 and 5 have them.
-  std::string v2_payload(in.substr(0, length - 7));
+  // The last table's seven zero counters, then its count of SSTables out
+  // of service (0: one byte), are the payload's last bytes; the commit
+  // log's first segment (one byte) and the three device counters (zero: a
+  // byte each) follow the header's two counters, as only versions 4 and 5
+  // have them.
+  std::string v2_payload(in.substr(0, length - 7 - 1));
   v2_payload.erase(2, 4);
   std::string v2;
   PutFixed32(&v2, magic);
@@ -76,7 +115,8 @@ TEST(ManifestTest, ReadsVersionThreeWithoutTheLogStart) {
   std::string_view in(v4);
   uint32_t magic, version, length;
   ASSERT_TRUE(GetFixed32(&in, &magic) && GetFixed32(&in, &version) && GetFixed32(&in, &length));
-  std::string v3_payload(in.substr(0, length));
+  // Without the count of SSTables out of service (0: the last byte).
+  std::string v3_payload(in.substr(0, length - 1));
   v3_payload.erase(2, 4);  // the log's first segment and the device counters
   std::string v3;
   PutFixed32(&v3, magic);
@@ -105,8 +145,8 @@ TEST(ManifestTest, DeviceCountersRoundTripAndVersionFourHasNone) {
   std::string_view in(v5);
   uint32_t magic, version, length;
   ASSERT_TRUE(GetFixed32(&in, &magic) && GetFixed32(&in, &version) && GetFixed32(&in, &length));
-  std::string v4_payload(in.substr(0, length));
-  v4_payload.erase(3, 3);  // the three device counters, zero
+  std::string v4_payload(in.substr(0, length - 1));  // less the out-of-service count
+  v4_payload.erase(3, 3);                              // the three device counters, zero
   std::string v4;
   PutFixed32(&v4, magic);
   PutFixed32(&v4, 4);
@@ -130,11 +170,13 @@ TEST(ManifestTest, ReadsVersionOneWithoutStartBounds) {
   ASSERT_TRUE(GetFixed32(&in, &magic) && GetFixed32(&in, &version) && GetFixed32(&in, &length));
   ASSERT_EQ(version, 5u);
   // Version 5 has the commit log's first segment and three device counters
-  // after the header's two counters (a byte each here); it ends the table with seven counters
-  // (zero: a byte each); unbounded entries end in a 0 byte each, which version 1 did not have. The
-  // three entries come just before the counters (generation, level, 0).
+  // after the header's two counters (a byte each here); it ends the table
+  // with seven counters (zero: a byte each), then the count of SSTables
+  // out of service (0: a byte); unbounded entries end in a 0 byte each,
+  // which version 1 did not have. The three entries come just before the
+  // counters (generation, level, 0).
   std::string payload(in.substr(0, length));
-  std::string v1_payload = payload.substr(0, payload.size() - 7 - 9);
+  std::string v1_payload = payload.substr(0, payload.size() - 1 - 7 - 9);
   v1_payload.erase(2, 4);
   for (const SSTableEntry& entry : state.tables[2].sstables) {
     PutVarint64(&v1_payload, entry.generation);

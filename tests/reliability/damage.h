@@ -92,6 +92,14 @@ inline std::vector<std::pair<uint64_t, uint64_t>> SchemaRecords(std::string_view
     for (int counter = 0; counter < 7; ++counter) {
       if (!GetVarint64(&in, &v)) return {};
     }
+    uint64_t out_of_service = 0;
+    if (!GetVarint64(&in, &out_of_service)) return {};
+    for (uint64_t j = 0; j < out_of_service; ++j) {
+      if (!GetVarint64(&in, &v) || !GetLengthPrefixed(&in, &record) ||
+          !GetLengthPrefixed(&in, &record)) {
+        return {};
+      }
+    }
   }
   return out;
 }
