@@ -152,6 +152,8 @@ std::string UsageText() {
                  [-e STATEMENTS] [-f FILE] [--fail-fast]
   cassette stats [--data DIR] [--format table|json] [ks.table]
   cassette commitlog verify|dump [--data DIR]
+  cassette simulate WORKLOAD_FILE [--strategy SPEC]... [--duration 3d] [--seed N]
+                    [--format table|json] [--csv FILE] [--scratch DIR]
   cassette --help
 
 cassette shell runs CQL statements separated by ';' from -e, -f or standard
@@ -185,6 +187,12 @@ process; an SSTable that does not load is listed, not fatal.
 cassette commitlog verify checks the commit log of DIR as opening it would
 (torn final write, damaged records, unsealed or missing segments) and exits
 1 where the open would refuse; dump lists every record and marker.
+
+cassette simulate replays a workload (a TOML file, docs/LAB.md) through the
+engine on a virtual clock, once per compaction strategy (--strategy
+'twcs:compaction_window_unit=HOURS,compaction_window_size=1', stcs, lcs,
+'ucs:scaling_parameters=T4', or the file's run.strategies), and compares write,
+space and read amplification, disk use and expiry.
 
 Exit status: 0 success, 1 a statement or the command failed, 2 usage error.
 )";

@@ -13,6 +13,7 @@
 #include "tools/commitlog_command.h"
 #include "tools/line_editor.h"
 #include "tools/shell.h"
+#include "tools/simulate_command.h"
 #include "tools/stats_command.h"
 
 namespace {
@@ -109,6 +110,11 @@ int main(int argc, char** argv) {
     if (!settings.ok()) return UsageError(settings.status().message());
     return cassette::tools::RunCommitLogCommand(*settings, cassette::NewPosixFileSystem(),
                                                 std::cout, std::cerr);
+  }
+  if (command == "simulate") {
+    auto settings = cassette::tools::ParseSimulateArguments(args);
+    if (!settings.ok()) return UsageError(settings.status().message());
+    return cassette::tools::RunSimulateCommand(*settings, std::cout, std::cerr);
   }
   return UsageError("unknown subcommand '" + command + "'");
 }

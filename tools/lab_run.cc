@@ -1,0 +1,524 @@
+#include "tools/lab_run.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <ctime>
+#include <filesystem>
+
+#include "cassette/clock.h"
+#include "cassette/cql.h"
+#include "cassette/db.h"
+#include "cassette/scheduler.h"
+#include "engine/env/counting_file_system.h"
+
+namespace cassette::tools {
+namespace {
+
+// SplitMix64: the same numbers from the same seed on every platform and
+// standard library (std::*_distribution are not specified bit for bit).
+class Random {
+ public:
+  explicit Random(uint64_t seed) : state_(seed) {}
+  uint64_t Next() {
+    uint64_t z = (state_ += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+  }
+  // In [0, 1).
+  double Uniform() { return static_cast<double>(Next() >> 11) * 0x1.0p-53; }
+  // In [0, n).
+  uint64_t Below(uint64_t n) { return n == 0 ? 0 : Next() % n; }
+
+ private:
+  uint64_t state_;
+};
+
+const std::map<std::string, std::string>& ShortNames() {
+  static const std::map<std::string, std::string> names = {
+      {"twcs", "TimeWindowCompactionStrategy"},
+      {"stcs", "SizeTieredCompactionStrategy"},
+      {"lcs", "LeveledCompactionStrategy"},
+      {"ucs", "UnifiedCompactionStrategy"},
+  };
+  return names;
+}
+
+double Percentile(std::vector<int64_t> values, double p) {
+  if (values.empty()) return 0;
+  std::sort(values.begin(), values.end());
+  const size_t rank = static_cast<size_t>(std::ceil(p * static_cast<double>(values.size())));
+  return static_cast<double>(values[std::min(values.size() - 1, rank == 0 ? 0 : rank - 1)]);
+}
+
+std::string Quote(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) {
+    out += c;
+    if (c == '\'') out += '\'';
+  }
+  return out + "'";
+}
+
+// The values a write puts in the table, built from the workload's column
+// names and the table's types.
+class RowMaker {
+ public:
+  static Result<RowMaker> Make(const WorkloadSpec& spec, const TableSchema& schema) {
+    RowMaker m;
+    m.spec_ = &spec;
+    for (size_t index : schema.partition_key()) {
+      const ColumnDefinition& c = schema.columns()[index];
+      if (c.name != spec.identifier_column && c.name != spec.bucket_column) {
+        return Status::InvalidArgument("partition key column " + c.name +
+                                       " is neither table.identifier_column nor "
+                                       "table.bucket_column: the lab cannot fill it");
+      }
+      m.key_types_.push_back({c.name, c.type.kind()});
+    }
+    if (schema.clustering().size() != 1 ||
+        schema.columns()[schema.clustering()[0]].name != spec.time_column) {
+      return Status::InvalidArgument(
+          "the table's only clustering column must be "
+          "table.time_column (" +
+          spec.time_column + ")");
+    }
+    const TypeKind time = schema.columns()[schema.clustering()[0]].type.kind();
+    if (time != TypeKind::kTimestamp) {
+      return Status::InvalidArgument("table.time_column must be a timestamp column");
+    }
+    for (const auto& [name, kind] : m.key_types_) {
+      const bool id = name == spec.identifier_column;
+      const bool ok =
+          id ? (kind == TypeKind::kText || kind == TypeKind::kAscii || kind == TypeKind::kInt ||
+                kind == TypeKind::kBigint || kind == TypeKind::kUuid)
+             : (kind == TypeKind::kDate || kind == TypeKind::kInt || kind == TypeKind::kBigint ||
+                kind == TypeKind::kTimestamp || kind == TypeKind::kText);
+      if (!ok) {
+        return Status::InvalidArgument(
+            name +
+            ": the lab fills an identifier of type text, ascii, int, bigint or uuid, "
+            "and a bucket of type date, int, bigint, timestamp or text");
+      }
+    }
+    if (!spec.payload_column.empty()) {
+      const ColumnDefinition* payload = schema.Find(spec.payload_column);
+      if (payload == nullptr || payload->kind != ColumnKind::kRegular ||
+          (payload->type.kind() != TypeKind::kBlob && payload->type.kind() != TypeKind::kText)) {
+        return Status::InvalidArgument(
+            "table.payload_column must be a regular blob or text column");
+      }
+      m.payload_is_blob_ = payload->type.kind() == TypeKind::kBlob;
+    }
+    return m;
+  }
+
+  std::vector<Value> PartitionKey(int64_t id, int64_t event_second) const {
+    std::vector<Value> key;
+    for (const auto& [name, kind] : key_types_) {
+      if (name == spec_->identifier_column) {
+        key.push_back(Identifier(kind, id));
+      } else {
+        key.push_back(Bucket(kind, event_second));
+      }
+    }
+    return key;
+  }
+
+  // Payload bytes from a 16-letter alphabet: about half compressible, as
+  // readings and event bodies tend to be.
+  Value Payload(Random* random, int64_t bytes) const {
+    std::string text(static_cast<size_t>(bytes), 'a');
+    uint64_t bits = 0;
+    for (size_t i = 0; i < text.size(); ++i) {
+      if (i % 16 == 0) bits = random->Next();
+      text[i] = static_cast<char>('a' + (bits & 15));
+      bits >>= 4;
+    }
+    return payload_is_blob_ ? Value::Blob(text) : Value::Text(text);
+  }
+
+  // Logical bytes of a row: its key, time and payload, as written.
+  int64_t KeyBytes() const { return 16 + 8 + 8; }
+
+ private:
+  static Value Identifier(TypeKind kind, int64_t id) {
+    switch (kind) {
+      case TypeKind::kInt:
+        return Value::Int(static_cast<int32_t>(id));
+      case TypeKind::kBigint:
+        return Value::Bigint(id);
+      case TypeKind::kUuid: {
+        UuidBytes bytes{};
+        for (int i = 0; i < 8; ++i) bytes[15 - i] = static_cast<uint8_t>(id >> (8 * i));
+        bytes[6] = 0x40;  // version 4
+        bytes[8] = 0x80;  // variant
+        return Value::Uuid(bytes);
+      }
+      default: {
+        char text[32];
+        std::snprintf(text, sizeof(text), "id-%06lld", static_cast<long long>(id));
+        return Value::Text(text);
+      }
+    }
+  }
+
+  Value Bucket(TypeKind kind, int64_t event_second) const {
+    const int64_t bucket = event_second / spec_->bucket_seconds;
+    switch (kind) {
+      case TypeKind::kDate:
+        return Value::Date(static_cast<int32_t>(event_second / 86400));
+      case TypeKind::kInt:
+        return Value::Int(static_cast<int32_t>(bucket));
+      case TypeKind::kBigint:
+        return Value::Bigint(bucket);
+      case TypeKind::kTimestamp:
+        return Value::Timestamp(bucket * spec_->bucket_seconds * 1000);
+      default:
+        return Value::Text(std::to_string(bucket));
+    }
+  }
+
+  const WorkloadSpec* spec_ = nullptr;
+  std::vector<std::pair<std::string, TypeKind>> key_types_;
+  bool payload_is_blob_ = true;
+};
+
+// The writes per second of the whole workload at `second` (UTC).
+double RateAt(const WorkloadSpec& spec, int64_t second) {
+  const double base = static_cast<double>(spec.identifiers) / spec.interval_seconds;
+  if (spec.shape != "diurnal") return base;
+  // Lowest at 03:00, highest at 15:00.
+  const double day = static_cast<double>(second % 86400) / 86400.0;
+  return base * (1 - spec.amplitude * std::cos(2 * M_PI * (day - 0.125)));
+}
+
+// What the lab adds up from the engine's compaction records, which it
+// reads after every flush (the engine keeps the last 100).
+struct CompactionTally {
+  uint64_t compactions = 0;
+  uint64_t bytes_read = 0;
+  uint64_t bytes_written = 0;
+  uint64_t dropped_whole = 0;
+  uint64_t rewritten_purged = 0;
+  double cpu_seconds = 0;
+  int64_t last_seen_micros = -1;
+  size_t last_seen_count = 0;
+
+  void Take(const std::vector<CompactionRecord>& records) {
+    // Records are oldest first; those at or before the last seen instant
+    // were taken already (several can share an instant under a manual clock).
+    size_t at_last = 0;
+    for (const CompactionRecord& r : records) {
+      if (r.started_micros < last_seen_micros) continue;
+      if (r.started_micros == last_seen_micros && at_last++ < last_seen_count) continue;
+      ++compactions;
+      bytes_read += r.bytes_read;
+      bytes_written += r.bytes_written;
+      dropped_whole += r.bytes_dropped;
+      if (r.rows_in > 0 && r.rows_in > r.rows_out) {
+        rewritten_purged += static_cast<uint64_t>(static_cast<double>(r.bytes_read) *
+                                                  static_cast<double>(r.rows_in - r.rows_out) /
+                                                  static_cast<double>(r.rows_in));
+      }
+      cpu_seconds += static_cast<double>(r.duration_micros) / 1e6;
+    }
+    if (!records.empty()) {
+      const int64_t newest = records.back().started_micros;
+      size_t same = 0;
+      for (const CompactionRecord& r : records) same += r.started_micros == newest;
+      last_seen_count = newest == last_seen_micros ? std::max(last_seen_count, same) : same;
+      last_seen_micros = newest;
+    }
+  }
+};
+
+}  // namespace
+
+Result<std::map<std::string, std::string>> ParseStrategySpec(const std::string& spec) {
+  const size_t colon = spec.find(':');
+  const std::string name = spec.substr(0, colon);
+  std::map<std::string, std::string> compaction;
+  auto known = ShortNames().find(name);
+  if (known != ShortNames().end()) {
+    compaction["class"] = known->second;
+  } else if (name.find("CompactionStrategy") != std::string::npos) {
+    compaction["class"] = name;
+  } else {
+    return Status::InvalidArgument("unknown strategy '" + name +
+                                   "' (twcs, stcs, lcs, ucs, or a class name)");
+  }
+  if (colon == std::string::npos) return compaction;
+  std::string rest = spec.substr(colon + 1);
+  size_t start = 0;
+  while (start <= rest.size()) {
+    const size_t comma = rest.find(',', start);
+    const std::string option = rest.substr(start, comma - start);
+    const size_t eq = option.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == option.size()) {
+      return Status::InvalidArgument("strategy option '" + option + "' in '" + spec +
+                                     "' is not key=value");
+    }
+    compaction[option.substr(0, eq)] = option.substr(eq + 1);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return compaction;
+}
+
+Result<LabResult> RunStrategy(const WorkloadSpec& spec, const std::string& strategy,
+                              const std::string& scratch_dir, const LabProgress& progress) {
+  const auto wall_start = std::chrono::steady_clock::now();
+  LabResult result;
+  result.strategy = strategy;
+  CASSETTE_ASSIGN_OR_RETURN(result.compaction, ParseStrategySpec(strategy));
+
+  std::error_code ec;
+  std::filesystem::remove_all(scratch_dir, ec);
+  std::filesystem::create_directories(scratch_dir, ec);
+  if (ec) return Status::IOError("cannot create " + scratch_dir + ": " + ec.message());
+
+  auto counting = std::make_shared<CountingFileSystem>(NewPosixFileSystem());
+  auto clock = std::make_shared<ManualClock>(spec.start_seconds * 1'000'000);
+  Options options;
+  options.file_system = counting;
+  options.clock = clock;
+  options.scheduler = std::make_shared<ManualScheduler>();
+  options.compaction_threads = 0;  // inline: deterministic
+  options.memtable_flush_threshold = spec.memtable_bytes;
+  options.compaction_throughput_mib_per_sec = 0;
+  CASSETTE_ASSIGN_OR_RETURN(std::unique_ptr<Database> db,
+                            Database::Open(options, scratch_dir + "/data"));
+  CqlSession session(db.get());
+  CASSETTE_RETURN_IF_ERROR(
+      session
+          .Execute("CREATE KEYSPACE " + spec.keyspace +
+                   " WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}")
+          .status());
+  CASSETTE_RETURN_IF_ERROR(session.Execute(spec.create_table_cql).status());
+  std::string compaction_cql;
+  for (const auto& [key, value] : result.compaction) {
+    compaction_cql += (compaction_cql.empty() ? "" : ", ") + Quote(key) + ": " + Quote(value);
+  }
+  Result<CqlResult> altered = session.Execute("ALTER TABLE " + spec.keyspace + "." + spec.table +
+                                              " WITH compaction = {" + compaction_cql + "}");
+  if (!altered.ok()) {
+    return Status(altered.status().code(),
+                  "strategy '" + strategy + "': " + altered.status().message());
+  }
+  CASSETTE_ASSIGN_OR_RETURN(TableSchema schema, db->GetTable(spec.keyspace, spec.table));
+  CASSETTE_ASSIGN_OR_RETURN(RowMaker rows, RowMaker::Make(spec, schema));
+  const int64_t table_ttl = schema.options().default_time_to_live;
+
+  Random random(spec.seed);
+  std::vector<int64_t> read_sstables;
+  std::map<std::string, std::vector<int64_t>> read_sstables_by_kind;
+  std::vector<int64_t> tombstones;
+  std::vector<int64_t> interval_reads;
+  CompactionTally tally;
+  // The rows each identifier wrote lately (newest last, at most 4096):
+  // what row deletes and point reads pick from. Live logical bytes are
+  // kept by expiry second; a delete takes its rows' bytes back (a
+  // partition delete only those of the rows still remembered).
+  std::map<int64_t, int64_t> live_by_expiry;
+  struct Written {
+    int64_t event_second;
+    int64_t expires;  // INT64_MAX: never
+    int64_t bytes;
+  };
+  std::vector<std::vector<Written>> written(static_cast<size_t>(spec.identifiers));
+
+  double due_writes = 0;
+  double due_reads = 0;
+  int64_t next_id = 0;
+  int64_t sequence = 0;
+  const int64_t days = (spec.duration_seconds + 86399) / 86400;
+  std::vector<Mutation> batch;
+  for (int64_t t = 0; t < spec.duration_seconds; ++t) {
+    const int64_t now = spec.start_seconds + t;
+    CASSETTE_RETURN_IF_ERROR(clock->Set(now * 1'000'000));
+    due_writes += RateAt(spec, now);
+    batch.clear();
+    while (due_writes >= 1) {
+      due_writes -= 1;
+      const int64_t id = next_id;
+      next_id = (next_id + 1) % spec.identifiers;
+      ++sequence;
+      int64_t event = now;
+      if (spec.late_fraction > 0 && random.Uniform() < spec.late_fraction) {
+        event -=
+            1 + static_cast<int64_t>(random.Below(static_cast<uint64_t>(spec.late_max_seconds)));
+      }
+      const double action = random.Uniform();
+      auto& history = written[static_cast<size_t>(id)];
+      if (action < spec.partition_delete_fraction) {
+        Mutation m(spec.keyspace, spec.table, rows.PartitionKey(id, event));
+        m.DeletePartition();
+        batch.push_back(std::move(m));
+        const int64_t bucket = event / spec.bucket_seconds;
+        std::erase_if(history, [&](const Written& w) {
+          const bool gone =
+              spec.bucket_column.empty() || w.event_second / spec.bucket_seconds == bucket;
+          if (gone) live_by_expiry[w.expires] -= w.bytes;
+          return gone;
+        });
+        ++result.deletes;
+        continue;
+      }
+      if (action < spec.partition_delete_fraction + spec.row_delete_fraction && !history.empty()) {
+        const size_t victim = static_cast<size_t>(random.Below(history.size()));
+        const Written gone = history[victim];
+        Mutation m(spec.keyspace, spec.table, rows.PartitionKey(id, gone.event_second));
+        m.DeleteRow({Value::Timestamp(gone.event_second * 1000)});
+        live_by_expiry[gone.expires] -= gone.bytes;
+        batch.push_back(std::move(m));
+        history.erase(history.begin() + static_cast<std::ptrdiff_t>(victim));
+        ++result.deletes;
+        continue;
+      }
+      int64_t ttl = -1;
+      if (!spec.ttl_mix.empty()) {
+        double pick = random.Uniform();
+        for (const TtlShare& share : spec.ttl_mix) {
+          ttl = share.seconds;
+          if (pick < share.fraction) break;
+          pick -= share.fraction;
+        }
+      }
+      const int64_t effective_ttl = ttl == -1 ? table_ttl : ttl;
+      int64_t payload = spec.row_bytes;
+      if (spec.row_bytes_spread > 0) {
+        payload += static_cast<int64_t>(
+                       random.Below(static_cast<uint64_t>(2 * spec.row_bytes_spread + 1))) -
+                   spec.row_bytes_spread;
+      }
+      Mutation m(spec.keyspace, spec.table, rows.PartitionKey(id, event));
+      // One row per identifier and event second: a second write of the same
+      // identifier within a second lands in the same row (an update).
+      auto row = m.Insert({Value::Timestamp(event * 1000)});
+      if (!spec.payload_column.empty())
+        row.Set(spec.payload_column, rows.Payload(&random, payload));
+      if (ttl >= 0) m.UsingTtl(static_cast<int32_t>(ttl));
+      batch.push_back(std::move(m));
+      ++result.writes;
+      const int64_t bytes = rows.KeyBytes() + (spec.payload_column.empty() ? 0 : payload);
+      result.user_bytes += static_cast<uint64_t>(bytes);
+      const int64_t expires = effective_ttl > 0 ? now + effective_ttl : INT64_MAX;
+      history.push_back({event, expires, bytes});
+      live_by_expiry[expires] += bytes;
+      // Only the recent past is a candidate for row deletes and point
+      // reads; bound the memory of long runs.
+      if (history.size() > 4096) history.erase(history.begin(), history.begin() + 2048);
+    }
+    if (!batch.empty()) CASSETTE_RETURN_IF_ERROR(db->ApplyBatch(batch));
+
+    if (spec.read_interval_seconds > 0) {
+      due_reads += 1.0 / spec.read_interval_seconds;
+      while (due_reads >= 1) {
+        due_reads -= 1;
+        const double kind_pick = random.Uniform();
+        const int64_t id =
+            static_cast<int64_t>(random.Below(static_cast<uint64_t>(spec.identifiers)));
+        ReadQuery q;
+        q.keyspace = spec.keyspace;
+        q.table = spec.table;
+        std::string kind;
+        const auto& history = written[static_cast<size_t>(id)];
+        if (kind_pick < spec.newest_fraction) {
+          kind = "newest";
+          q.partition_keys.push_back(rows.PartitionKey(id, now));
+          q.limit = spec.newest_rows;
+        } else if (kind_pick < spec.newest_fraction + spec.range_fraction) {
+          kind = "range";
+          q.partition_keys.push_back(rows.PartitionKey(id, now));
+          q.slice_start =
+              ClusteringBound{{Value::Timestamp((now - spec.range_seconds) * 1000)}, true};
+          q.slice_end = ClusteringBound{{Value::Timestamp(now * 1000)}, true};
+        } else if (kind_pick < spec.newest_fraction + spec.range_fraction + spec.point_fraction &&
+                   !history.empty()) {
+          kind = "point";
+          const Written& w = history[static_cast<size_t>(random.Below(history.size()))];
+          q.partition_keys.push_back(rows.PartitionKey(id, w.event_second));
+          q.clustering_prefix = {Value::Timestamp(w.event_second * 1000)};
+        } else {
+          kind = "missing";
+          q.partition_keys.push_back(rows.PartitionKey(spec.identifiers + id, now));
+        }
+        CASSETTE_ASSIGN_OR_RETURN(ResultSet read, db->Read(q));
+        ++result.reads;
+        read_sstables.push_back(read.stats.sstables_read);
+        interval_reads.push_back(read.stats.sstables_read);
+        read_sstables_by_kind[kind].push_back(read.stats.sstables_read);
+        tombstones.push_back(read.stats.tombstone_cells);
+      }
+    }
+
+    const bool sample = (t + 1) % spec.sample_seconds == 0 || t + 1 == spec.duration_seconds;
+    if (sample) {
+      // What the strategy proposes as time passes (TWCS drops expired
+      // windows even when no flush comes).
+      CASSETTE_RETURN_IF_ERROR(db->Compact(spec.keyspace, spec.table));
+      CASSETTE_ASSIGN_OR_RETURN(TableStats stats, db->GetTableStats(spec.keyspace, spec.table));
+      tally.Take(stats.recent_compactions);
+      LabSample point;
+      point.second = t + 1;
+      point.disk_bytes = counting->bytes_in_files();
+      point.sstable_count = stats.sstable_count;
+      point.write_amplification = stats.write_amplification;
+      point.read_amplification_p99 = Percentile(interval_reads, 0.99);
+      interval_reads.clear();
+      result.max_sstable_count = std::max(result.max_sstable_count, stats.sstable_count);
+      result.series.push_back(point);
+    }
+    if (progress && (t + 1) % 86400 == 0) progress((t + 1) / 86400, days);
+  }
+
+  CASSETTE_ASSIGN_OR_RETURN(TableStats stats, db->GetTableStats(spec.keyspace, spec.table));
+  tally.Take(stats.recent_compactions);
+  const DeviceStats device = db->GetDeviceStats();
+  result.sstable_bytes_written = static_cast<uint64_t>(stats.bytes_flushed + stats.bytes_compacted);
+  result.device_bytes_written = device.bytes_written;
+  const double user = std::max<double>(1, static_cast<double>(result.user_bytes));
+  result.write_amplification = static_cast<double>(result.sstable_bytes_written) / user;
+  result.total_write_amplification = static_cast<double>(result.device_bytes_written) / user;
+  result.peak_disk_bytes = counting->peak_bytes_in_files();
+  result.final_disk_bytes = counting->bytes_in_files();
+  const int64_t end = spec.start_seconds + spec.duration_seconds;
+  for (auto it = live_by_expiry.upper_bound(end); it != live_by_expiry.end(); ++it) {
+    result.live_logical_bytes += static_cast<uint64_t>(std::max<int64_t>(0, it->second));
+  }
+  result.space_amplification = static_cast<double>(stats.bytes_on_disk) /
+                               std::max<double>(1, static_cast<double>(result.live_logical_bytes));
+  result.sstable_count = stats.sstable_count;
+  result.read_amplification_p50["all"] = Percentile(read_sstables, 0.5);
+  result.read_amplification_p99["all"] = Percentile(read_sstables, 0.99);
+  for (const auto& [kind, values] : read_sstables_by_kind) {
+    result.read_amplification_p50[kind] = Percentile(values, 0.5);
+    result.read_amplification_p99[kind] = Percentile(values, 0.99);
+  }
+  result.tombstones_per_read_p99 = Percentile(tombstones, 0.99);
+  result.compactions =
+      std::max<uint64_t>(tally.compactions, static_cast<uint64_t>(stats.compactions_completed));
+  if (tally.compactions < result.compactions) {
+    result.notes.push_back(
+        std::to_string(result.compactions - tally.compactions) +
+        " compactions ran between two samples beyond the 100 the engine remembers: their bytes "
+        "are missing from the compaction and expiry figures (sample more often)");
+  }
+  result.compaction_bytes_read = tally.bytes_read;
+  result.compaction_bytes_written = tally.bytes_written;
+  result.expired_bytes_dropped_whole = tally.dropped_whole;
+  result.expired_bytes_rewritten = tally.rewritten_purged;
+  result.compaction_cpu_seconds = tally.cpu_seconds;
+  CASSETTE_RETURN_IF_ERROR(db->Close());
+  db.reset();
+  result.wall_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  result.simulated_days_per_minute = static_cast<double>(spec.duration_seconds) / 86400.0 /
+                                     std::max(1e-9, result.wall_seconds / 60.0);
+  std::filesystem::remove_all(scratch_dir, ec);
+  return result;
+}
+
+}  // namespace cassette::tools

@@ -1,0 +1,79 @@
+// One strategy's run in the compaction lab: the workload replayed through
+// the real engine (Database, the same code path as production) in
+// deterministic mode: a manual clock moved one simulated second at a
+// time, a manual scheduler, compactions run inline when a flush or the
+// strategy's check proposes them, flushes at the memtable threshold. The
+// files are real, in a scratch directory, behind a counting file system.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "cassette/status.h"
+#include "tools/lab_workload.h"
+
+namespace cassette::tools {
+
+// "twcs:compaction_window_unit=HOURS,compaction_window_size=1", "stcs",
+// "lcs", "ucs:scaling_parameters=T4", or a class name: the table's
+// compaction map. InvalidArgument for an unknown short name or a bad
+// option list (the engine then checks the options with Cassandra's
+// messages when the table is altered).
+Result<std::map<std::string, std::string>> ParseStrategySpec(const std::string& spec);
+
+// A point of the time series, taken every run.sample_every.
+struct LabSample {
+  int64_t second = 0;  // since the run's start
+  uint64_t disk_bytes = 0;
+  int64_t sstable_count = 0;
+  double write_amplification = 0;     // SSTable bytes so far / user bytes so far
+  double read_amplification_p99 = 0;  // over the reads since the previous sample
+};
+
+struct LabResult {
+  std::string strategy;  // the spec as given
+  std::map<std::string, std::string> compaction;
+  // Deterministic figures (same workload and seed: same values).
+  uint64_t user_bytes = 0;
+  uint64_t sstable_bytes_written = 0;    // flushed + compacted
+  uint64_t device_bytes_written = 0;     // everything, commit log included
+  double write_amplification = 0;        // SSTable bytes / user bytes
+  double total_write_amplification = 0;  // device bytes / user bytes
+  uint64_t peak_disk_bytes = 0;          // sampled at every sample point and compaction
+  uint64_t final_disk_bytes = 0;
+  uint64_t live_logical_bytes = 0;  // rows neither expired nor deleted at the end
+  double space_amplification = 0;   // final SSTable bytes / live logical bytes
+  int64_t sstable_count = 0;
+  int64_t max_sstable_count = 0;
+  int64_t reads = 0;
+  std::map<std::string, double> read_amplification_p50;  // by read kind, and "all"
+  std::map<std::string, double> read_amplification_p99;
+  double tombstones_per_read_p99 = 0;
+  uint64_t compactions = 0;
+  uint64_t compaction_bytes_read = 0;
+  uint64_t compaction_bytes_written = 0;
+  uint64_t expired_bytes_dropped_whole = 0;  // SSTables dropped by expiry, never read
+  // Estimated: bytes of the rewritten inputs in the share of rows that a
+  // compaction purged (rows in - rows out over rows in).
+  uint64_t expired_bytes_rewritten = 0;
+  uint64_t writes = 0;
+  uint64_t deletes = 0;
+  std::vector<LabSample> series;
+  std::vector<std::string> notes;  // caveats of this run
+  // Wall-clock figures (differ between runs).
+  double wall_seconds = 0;
+  double compaction_cpu_seconds = 0;
+  double simulated_days_per_minute = 0;
+};
+
+// Called after each simulated day: (day, days in all).
+using LabProgress = std::function<void(int64_t, int64_t)>;
+
+// Runs `spec` with `strategy` in `scratch_dir` (created; emptied first).
+Result<LabResult> RunStrategy(const WorkloadSpec& spec, const std::string& strategy,
+                              const std::string& scratch_dir, const LabProgress& progress = {});
+
+}  // namespace cassette::tools

@@ -1,0 +1,359 @@
+#include "tools/simulate_command.h"
+
+#include <unistd.h>
+
+#include <charconv>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+
+#include "engine/types/type_codec.h"
+
+namespace cassette::tools {
+namespace {
+
+std::string Fixed(double value, int digits) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof(buffer), "%.*f", digits, value);
+  return buffer;
+}
+
+// Shortest text that reads back as the same double (JSON, CSV).
+std::string Exact(double value) {
+  char buffer[32];
+  const auto [end, error] = std::to_chars(buffer, buffer + sizeof(buffer), value);
+  return error == std::errc() ? std::string(buffer, end) : "null";
+}
+
+std::string Megabytes(uint64_t bytes) { return Fixed(static_cast<double>(bytes) / 1e6, 2); }
+
+std::string DurationText(int64_t seconds) {
+  if (seconds % 86400 == 0) return std::to_string(seconds / 86400) + "d";
+  if (seconds % 3600 == 0) return std::to_string(seconds / 3600) + "h";
+  return std::to_string(seconds) + "s";
+}
+
+struct Figure {
+  const char* label;
+  std::function<double(const LabResult&)> value;
+  std::function<std::string(const LabResult&)> text;
+  bool lower_is_better = true;
+  bool ranked = true;
+};
+
+std::vector<Figure> Figures() {
+  auto ratio = [](double v) { return Fixed(v, 3); };
+  return {
+      {"write amplification (SSTables)", [](const LabResult& r) { return r.write_amplification; },
+       [=](const LabResult& r) { return ratio(r.write_amplification); }},
+      {"write amplification (all, log too)",
+       [](const LabResult& r) { return r.total_write_amplification; },
+       [=](const LabResult& r) { return ratio(r.total_write_amplification); }},
+      {"peak disk (MB)", [](const LabResult& r) { return static_cast<double>(r.peak_disk_bytes); },
+       [](const LabResult& r) { return Megabytes(r.peak_disk_bytes); }},
+      {"final disk (MB)",
+       [](const LabResult& r) { return static_cast<double>(r.final_disk_bytes); },
+       [](const LabResult& r) { return Megabytes(r.final_disk_bytes); }},
+      {"space amplification", [](const LabResult& r) { return r.space_amplification; },
+       [=](const LabResult& r) { return ratio(r.space_amplification); }},
+      {"SSTables at the end",
+       [](const LabResult& r) { return static_cast<double>(r.sstable_count); },
+       [](const LabResult& r) { return std::to_string(r.sstable_count); }},
+      {"SSTables at most",
+       [](const LabResult& r) { return static_cast<double>(r.max_sstable_count); },
+       [](const LabResult& r) { return std::to_string(r.max_sstable_count); }},
+      {"SSTables per read p50",
+       [](const LabResult& r) {
+         return r.read_amplification_p50.count("all") ? r.read_amplification_p50.at("all") : 0;
+       },
+       [](const LabResult& r) {
+         return r.reads == 0 ? std::string("-") : Fixed(r.read_amplification_p50.at("all"), 0);
+       }},
+      {"SSTables per read p99",
+       [](const LabResult& r) {
+         return r.read_amplification_p99.count("all") ? r.read_amplification_p99.at("all") : 0;
+       },
+       [](const LabResult& r) {
+         return r.reads == 0 ? std::string("-") : Fixed(r.read_amplification_p99.at("all"), 0);
+       }},
+      {"tombstones per read p99", [](const LabResult& r) { return r.tombstones_per_read_p99; },
+       [](const LabResult& r) { return Fixed(r.tombstones_per_read_p99, 0); }},
+      {"compactions", [](const LabResult& r) { return static_cast<double>(r.compactions); },
+       [](const LabResult& r) { return std::to_string(r.compactions); }, true, false},
+      {"expired data dropped whole (MB)",
+       [](const LabResult& r) { return static_cast<double>(r.expired_bytes_dropped_whole); },
+       [](const LabResult& r) { return Megabytes(r.expired_bytes_dropped_whole); }, false, false},
+      {"expired/deleted data rewritten (MB, est.)",
+       [](const LabResult& r) { return static_cast<double>(r.expired_bytes_rewritten); },
+       [](const LabResult& r) { return Megabytes(r.expired_bytes_rewritten); }},
+  };
+}
+
+std::string Pad(const std::string& s, size_t width) {
+  return s.size() >= width ? s : s + std::string(width - s.size(), ' ');
+}
+
+}  // namespace
+
+Result<SimulateSettings> ParseSimulateArguments(const std::vector<std::string>& args) {
+  SimulateSettings settings;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& flag = args[i];
+    auto value = [&]() -> Result<std::string> {
+      if (i + 1 >= args.size()) return Status::InvalidArgument(flag + " needs a value");
+      return args[++i];
+    };
+    if (flag == "--strategy") {
+      CASSETTE_ASSIGN_OR_RETURN(std::string spec, value());
+      settings.strategies.push_back(spec);
+    } else if (flag == "--duration") {
+      CASSETTE_ASSIGN_OR_RETURN(std::string text, value());
+      Result<int64_t> seconds = ParseDuration(text);
+      if (!seconds.ok() || *seconds <= 0) {
+        return Status::InvalidArgument("--duration takes a duration such as 3d, 12h or 90m, not '" +
+                                       text + "'");
+      }
+      settings.duration_seconds = *seconds;
+    } else if (flag == "--seed") {
+      CASSETTE_ASSIGN_OR_RETURN(std::string text, value());
+      uint64_t seed = 0;
+      const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), seed);
+      if (error != std::errc() || end != text.data() + text.size()) {
+        return Status::InvalidArgument("--seed takes a non-negative integer, not '" + text + "'");
+      }
+      settings.seed_set = true;
+      settings.seed = seed;
+    } else if (flag == "--format") {
+      CASSETTE_ASSIGN_OR_RETURN(std::string text, value());
+      if (text != "table" && text != "json") {
+        return Status::InvalidArgument("--format must be table or json, not '" + text + "'");
+      }
+      settings.json = text == "json";
+    } else if (flag == "--csv") {
+      CASSETTE_ASSIGN_OR_RETURN(settings.csv_file, value());
+    } else if (flag == "--scratch") {
+      CASSETTE_ASSIGN_OR_RETURN(settings.scratch_dir, value());
+    } else if (!flag.empty() && flag[0] != '-' && settings.workload_file.empty()) {
+      settings.workload_file = flag;
+    } else {
+      return Status::InvalidArgument("unknown argument to cassette simulate: '" + flag + "'");
+    }
+  }
+  if (settings.workload_file.empty()) {
+    return Status::InvalidArgument("cassette simulate needs a workload file");
+  }
+  return settings;
+}
+
+std::string SimulateTable(const WorkloadSpec& spec, const std::vector<LabResult>& results) {
+  std::string out = spec.keyspace + "." + spec.table + ", " + DurationText(spec.duration_seconds) +
+                    " simulated, " + std::to_string(spec.identifiers) + " identifiers, seed " +
+                    std::to_string(spec.seed) + "\n";
+  if (results.empty()) return out;
+  const std::vector<Figure> figures = Figures();
+  size_t label_width = 0;
+  for (const Figure& f : figures) label_width = std::max(label_width, std::string(f.label).size());
+  std::vector<size_t> widths;
+  for (const LabResult& r : results) widths.push_back(std::max<size_t>(12, r.strategy.size()) + 2);
+  out += Pad("", label_width + 2);
+  for (size_t i = 0; i < results.size(); ++i) out += Pad(results[i].strategy, widths[i]);
+  out += "\n";
+  std::map<std::string, std::vector<std::string>> wins;
+  for (const Figure& f : figures) {
+    out += Pad(f.label, label_width + 2);
+    double best = 0;
+    for (size_t i = 0; i < results.size(); ++i) {
+      out += Pad(f.text(results[i]), widths[i]);
+      const double v = f.value(results[i]);
+      if (i == 0 || (f.lower_is_better ? v < best : v > best)) best = v;
+    }
+    out += "\n";
+    if (!f.ranked || results.size() < 2) continue;
+    size_t tied = 0;
+    std::string winner;
+    for (const LabResult& r : results) {
+      if (f.value(r) == best) {
+        ++tied;
+        winner = r.strategy;
+      }
+    }
+    if (tied == 1) wins[winner].push_back(f.label);
+  }
+  out += Pad("simulated days per minute", label_width + 2);
+  for (size_t i = 0; i < results.size(); ++i) {
+    out += Pad(Fixed(results[i].simulated_days_per_minute, 1), widths[i]);
+  }
+  out += "\n";
+  if (results.size() >= 2) {
+    std::string line = "recommendation:";
+    size_t most = 0;
+    std::string leader;
+    for (const auto& [strategy, labels] : wins) {
+      if (labels.size() > most) {
+        most = labels.size();
+        leader = strategy;
+      }
+    }
+    if (leader.empty()) {
+      line += " no strategy is alone best on any figure";
+    } else {
+      line += " " + leader + " (best on " + std::to_string(most) + " figures)";
+      for (const auto& [strategy, labels] : wins) {
+        line += "; " + strategy + " best on: ";
+        for (size_t i = 0; i < labels.size(); ++i) line += (i ? ", " : "") + labels[i];
+      }
+    }
+    out += line + "\n";
+  }
+  for (const LabResult& r : results) {
+    for (const std::string& note : r.notes) out += "note (" + r.strategy + "): " + note + "\n";
+  }
+  return out;
+}
+
+std::string SimulateJson(const WorkloadSpec& spec, const std::vector<LabResult>& results) {
+  std::string out = "{\"workload\":{\"table\":" + JsonQuote(spec.keyspace + "." + spec.table) +
+                    ",\"duration_seconds\":" + std::to_string(spec.duration_seconds) +
+                    ",\"identifiers\":" + std::to_string(spec.identifiers) +
+                    ",\"seed\":" + std::to_string(spec.seed) + "},\"strategies\":[";
+  for (size_t i = 0; i < results.size(); ++i) {
+    const LabResult& r = results[i];
+    if (i > 0) out += ",";
+    out += "{\"strategy\":" + JsonQuote(r.strategy) + ",\"compaction\":{";
+    bool first = true;
+    for (const auto& [key, value] : r.compaction) {
+      out += (first ? "" : ",") + JsonQuote(key) + ":" + JsonQuote(value);
+      first = false;
+    }
+    out += "}";
+    auto number = [&out](const char* key, const std::string& value) {
+      out += ",\"" + std::string(key) + "\":" + value;
+    };
+    number("writes", std::to_string(r.writes));
+    number("deletes", std::to_string(r.deletes));
+    number("reads", std::to_string(r.reads));
+    number("user_bytes", std::to_string(r.user_bytes));
+    number("sstable_bytes_written", std::to_string(r.sstable_bytes_written));
+    number("device_bytes_written", std::to_string(r.device_bytes_written));
+    number("write_amplification", Exact(r.write_amplification));
+    number("total_write_amplification", Exact(r.total_write_amplification));
+    number("space_amplification", Exact(r.space_amplification));
+    number("peak_disk_bytes", std::to_string(r.peak_disk_bytes));
+    number("final_disk_bytes", std::to_string(r.final_disk_bytes));
+    number("live_logical_bytes", std::to_string(r.live_logical_bytes));
+    number("sstable_count", std::to_string(r.sstable_count));
+    number("max_sstable_count", std::to_string(r.max_sstable_count));
+    number("read_amplification_p50",
+           Exact(r.read_amplification_p50.count("all") ? r.read_amplification_p50.at("all") : 0));
+    number("read_amplification_p99",
+           Exact(r.read_amplification_p99.count("all") ? r.read_amplification_p99.at("all") : 0));
+    out += ",\"read_amplification_p99_by_kind\":{";
+    first = true;
+    for (const auto& [kind, value] : r.read_amplification_p99) {
+      if (kind == "all") continue;
+      out += (first ? "" : ",") + JsonQuote(kind) + ":" + Exact(value);
+      first = false;
+    }
+    out += "}";
+    number("tombstones_per_read_p99", Exact(r.tombstones_per_read_p99));
+    number("compactions", std::to_string(r.compactions));
+    number("compaction_bytes_read", std::to_string(r.compaction_bytes_read));
+    number("compaction_bytes_written", std::to_string(r.compaction_bytes_written));
+    number("expired_bytes_dropped_whole", std::to_string(r.expired_bytes_dropped_whole));
+    number("expired_bytes_rewritten", std::to_string(r.expired_bytes_rewritten));
+    out += ",\"notes\":[";
+    for (size_t n = 0; n < r.notes.size(); ++n) out += (n ? "," : "") + JsonQuote(r.notes[n]);
+    out += "]";
+    out += ",\"wall\":{\"seconds\":" + Exact(r.wall_seconds) +
+           ",\"compaction_seconds\":" + Exact(r.compaction_cpu_seconds) +
+           ",\"simulated_days_per_minute\":" + Exact(r.simulated_days_per_minute) + "}}";
+  }
+  return out + "]}\n";
+}
+
+std::string SimulateCsv(const std::vector<LabResult>& results) {
+  std::string out =
+      "strategy,second,disk_bytes,sstable_count,write_amplification,read_amplification_p99\n";
+  for (const LabResult& r : results) {
+    std::string name = r.strategy;
+    if (name.find_first_of(",\"") != std::string::npos) {
+      std::string quoted = "\"";
+      for (char c : name) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+      name = quoted + "\"";
+    }
+    for (const LabSample& s : r.series) {
+      out += name + "," + std::to_string(s.second) + "," + std::to_string(s.disk_bytes) + "," +
+             std::to_string(s.sstable_count) + "," + Exact(s.write_amplification) + "," +
+             Exact(s.read_amplification_p99) + "\n";
+    }
+  }
+  return out;
+}
+
+int RunSimulateCommand(const SimulateSettings& settings, std::ostream& out, std::ostream& err) {
+  Result<WorkloadSpec> loaded = LoadWorkloadFile(settings.workload_file);
+  if (!loaded.ok()) {
+    err << "cassette simulate: " << loaded.status().message() << "\n";
+    return 1;
+  }
+  WorkloadSpec spec = std::move(loaded).value();
+  if (settings.duration_seconds > 0) spec.duration_seconds = settings.duration_seconds;
+  if (settings.seed_set) spec.seed = settings.seed;
+  std::vector<std::string> strategies =
+      settings.strategies.empty() ? spec.strategies : settings.strategies;
+  if (strategies.empty()) {
+    err << "cassette simulate: no strategy to run (--strategy, or run.strategies in "
+        << settings.workload_file << ")\n";
+    return 1;
+  }
+  for (const std::string& strategy : strategies) {
+    Result<std::map<std::string, std::string>> parsed = ParseStrategySpec(strategy);
+    if (!parsed.ok()) {
+      err << "cassette simulate: " << parsed.status().message() << "\n";
+      return 1;
+    }
+  }
+  std::string scratch = settings.scratch_dir;
+  if (scratch.empty()) {
+    scratch = (std::filesystem::temp_directory_path() /
+               ("cassette-simulate-" + std::to_string(::getpid())))
+                  .string();
+  }
+  const bool progress_bar = ::isatty(STDERR_FILENO) != 0;
+  std::vector<LabResult> results;
+  for (size_t i = 0; i < strategies.size(); ++i) {
+    const std::string& strategy = strategies[i];
+    LabProgress progress;
+    if (progress_bar) {
+      progress = [&](int64_t day, int64_t days) {
+        err << "\r" << strategy << ": simulated day " << day << " of " << days << "   "
+            << std::flush;
+      };
+    }
+    Result<LabResult> run =
+        RunStrategy(spec, strategy, scratch + "/" + std::to_string(i), progress);
+    if (progress_bar) err << "\r" << std::string(60, ' ') << "\r" << std::flush;
+    if (!run.ok()) {
+      err << "cassette simulate: " << strategy << ": " << run.status().ToString() << "\n";
+      std::error_code ec;
+      std::filesystem::remove_all(scratch, ec);
+      return 1;
+    }
+    results.push_back(std::move(run).value());
+  }
+  std::error_code ec;
+  std::filesystem::remove_all(scratch, ec);
+  if (!settings.csv_file.empty()) {
+    std::ofstream csv(settings.csv_file, std::ios::binary | std::ios::trunc);
+    csv << SimulateCsv(results);
+    if (!csv) {
+      err << "cassette simulate: cannot write " << settings.csv_file << "\n";
+      return 1;
+    }
+  }
+  out << (settings.json ? SimulateJson(spec, results) : SimulateTable(spec, results));
+  return 0;
+}
+
+}  // namespace cassette::tools

@@ -1,0 +1,42 @@
+// `cassette simulate WORKLOAD_FILE [--strategy SPEC]... [--duration 3d] [--seed N]
+//                   [--format table|json] [--csv FILE] [--scratch DIR]`:
+// the compaction lab. Replays the workload once per strategy through the
+// real engine on a virtual clock (tools/lab_run.h) and compares them.
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "cassette/status.h"
+#include "tools/lab_run.h"
+
+namespace cassette::tools {
+
+struct SimulateSettings {
+  std::string workload_file;
+  std::vector<std::string> strategies;  // empty: the file's run.strategies
+  int64_t duration_seconds = 0;         // 0: the file's
+  bool seed_set = false;
+  uint64_t seed = 0;
+  bool json = false;
+  std::string csv_file;
+  std::string scratch_dir;  // default: a directory under the system's temp dir
+};
+
+Result<SimulateSettings> ParseSimulateArguments(const std::vector<std::string>& args);
+
+// The comparison for people: one column per strategy, a line per figure,
+// and which strategy wins on which.
+std::string SimulateTable(const WorkloadSpec& spec, const std::vector<LabResult>& results);
+// One JSON object: {"workload":..., "strategies":[...]}; wall-clock
+// figures only under each strategy's "wall" key, so the rest is identical
+// for the same workload and seed.
+std::string SimulateJson(const WorkloadSpec& spec, const std::vector<LabResult>& results);
+// The time series: strategy,second,disk_bytes,sstable_count,write_amplification,
+// read_amplification_p99.
+std::string SimulateCsv(const std::vector<LabResult>& results);
+
+int RunSimulateCommand(const SimulateSettings& settings, std::ostream& out, std::ostream& err);
+
+}  // namespace cassette::tools
