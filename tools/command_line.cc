@@ -152,6 +152,9 @@ std::string UsageText() {
                  [-e STATEMENTS] [-f FILE] [--fail-fast]
   cassette stats [--data DIR] [--format table|json] [ks.table]
   cassette commitlog verify|dump [--data DIR]
+  cassette advise --rate R --row-bytes B [--ttl T] [--identifiers N]
+                  [--target-partition-mb M] [--format table|json]
+  cassette advise --data DIR [--target-partition-mb M] [--format table|json] ks.table
   cassette --help
 
 cassette shell runs CQL statements separated by ';' from -e, -f or standard
@@ -185,6 +188,13 @@ process; an SSTable that does not load is listed, not fatal.
 cassette commitlog verify checks the commit log of DIR as opening it would
 (torn final write, damaged records, unsealed or missing segments) and exits
 1 where the open would refuse; dump lists every record and marker.
+
+cassette advise recommends a time bucket for the partition key, hash
+sub-buckets and a TWCS window (docs/ADVISE.md) for R rows per second per
+identifier (0.1/s, 6/min, 1/10s) of B bytes each (60, 1.5KB) living T
+(7d, 12h, none), aiming under M MB per partition (default 100); with
+--data it derives them from the table's data, read-only, and says whether
+the table's bucketing and window fit.
 
 Exit status: 0 success, 1 a statement or the command failed, 2 usage error.
 )";
