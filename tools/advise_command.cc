@@ -9,6 +9,7 @@
 #include "engine/types/type_codec.h"
 #include "tools/advise_observed.h"
 #include "tools/shell_directives.h"
+#include "tools/time_text.h"
 
 namespace cassette::tools {
 
@@ -117,6 +118,9 @@ int RunObserved(const AdviseSettings& settings, std::shared_ptr<FileSystem> file
   options.file_system = std::move(file_system);
   options.read_only = true;
   options.create_if_missing = false;
+  if (settings.manual_clock_micros) {
+    options.clock = std::make_shared<ManualClock>(*settings.manual_clock_micros);
+  }
   Result<std::unique_ptr<Database>> db = Database::Open(options, *settings.data_dir);
   if (!db.ok()) {
     err << "cassette advise: cannot open " << *settings.data_dir << ": " << db.status().ToString()
@@ -203,6 +207,19 @@ Result<AdviseSettings> ParseAdviseArguments(const std::vector<std::string>& args
     } else if (flag == "--data") {
       CASSETTE_ASSIGN_OR_RETURN(settings.data_dir, value());
       if (settings.data_dir->empty()) return Status::InvalidArgument("--data needs a directory");
+    } else if (flag == "--clock") {
+      CASSETTE_ASSIGN_OR_RETURN(std::string text, value());
+      if (text != "system") {
+        const std::string prefix = "manual:";
+        if (text.rfind(prefix, 0) != 0) {
+          return Status::InvalidArgument("--clock must be system or manual:<ISO-8601>, not '" +
+                                         text + "'");
+        }
+        CASSETTE_ASSIGN_OR_RETURN(int64_t micros, ParseIsoMicros(text.substr(prefix.size())));
+        Status in_range = CheckManualClockMicros(micros, "--clock");
+        if (!in_range.ok()) return Status::InvalidArgument(in_range.message());
+        settings.manual_clock_micros = micros;
+      }
     } else if (flag == "--format") {
       CASSETTE_ASSIGN_OR_RETURN(std::string text, value());
       if (text == "table") {
@@ -222,15 +239,19 @@ Result<AdviseSettings> ParseAdviseArguments(const std::vector<std::string>& args
     if (settings.table.empty()) {
       return Status::InvalidArgument("cassette advise --data DIR needs a table (ks.table)");
     }
-    if (settings.rows_per_second || settings.row_bytes || settings.ttl_given) {
+    if (settings.rows_per_second || settings.row_bytes || settings.ttl_given ||
+        settings.identifiers != 1) {
       return Status::InvalidArgument(
           "cassette advise --data derives the rate, row size and TTL from the table; drop "
-          "--rate, --row-bytes and --ttl");
+          "--rate, --row-bytes, --ttl and --identifiers");
     }
     return settings;
   }
   if (!settings.table.empty()) {
     return Status::InvalidArgument("a table (" + settings.table + ") needs --data DIR");
+  }
+  if (settings.manual_clock_micros) {
+    return Status::InvalidArgument("--clock goes with --data DIR ks.table");
   }
   if (!settings.rows_per_second || !settings.row_bytes) {
     return Status::InvalidArgument(

@@ -29,6 +29,9 @@ struct AdviseSettings {
   // The observed form.
   std::optional<std::string> data_dir;  // --data
   std::string table;                    // ks.table
+  // --clock manual:<ISO-8601>: read as of that time (data written under a
+  // manual clock, whose TTLs the system clock would find expired).
+  std::optional<int64_t> manual_clock_micros;
   OutputFormat format = OutputFormat::kTable;
 };
 

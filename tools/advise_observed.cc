@@ -17,8 +17,8 @@ namespace {
 
 constexpr int64_t kMicrosPerSecond = 1'000'000;
 // Bytes a cell carries besides its value in the data stream (timestamp
-// and TTL deltas, flags, column id): the estimate used when the rows are
-// not all in SSTables.
+// and TTL deltas, flags, column id), added to the values' bytes to
+// estimate a row's share of its partition.
 constexpr double kCellOverheadBytes = 8;
 // A bucket column is recognized when at least this share of the rows
 // carries the bucket of its write time.
@@ -280,15 +280,9 @@ Result<ObservedWorkload> ObserveTable(Database* db, const std::string& keyspace,
   }
   observed.mean_rows_per_second = spread_rows / spread_seconds;
 
-  // Row size: measured from the SSTables when every row is in them,
-  // else estimated from the values read.
-  if (stats.memtable_bytes == 0 && stats.live_bytes > 0) {
-    observed.row_bytes = static_cast<double>(stats.live_bytes) / static_cast<double>(observed.rows);
-    observed.row_bytes_source = "sstables";
-  } else {
-    observed.row_bytes = value_bytes / static_cast<double>(observed.rows);
-    observed.row_bytes_source = "values";
-  }
+  // Row size from the values read: the SSTables' byte counts cannot tell
+  // rows still in the memtable apart, nor expired rows no read returns.
+  observed.row_bytes = value_bytes / static_cast<double>(observed.rows);
   int64_t dominant_rows = 0;
   for (const auto& [given, rows] : observed.ttl_mix) {
     if (rows > dominant_rows) {
@@ -395,10 +389,8 @@ std::string ObservedText(const ObservedWorkload& observed,
   out += "  rate per identifier: " + Number(observed.mean_rows_per_second) +
          " rows/s on average, " + Number(observed.busiest_rows_per_second) +
          " rows/s for the busiest\n";
-  out += "  row size: " + BytesLabel(observed.row_bytes) + " (from the " +
-         (observed.row_bytes_source == "sstables" ? std::string("SSTables' data bytes")
-                                                  : std::string("values read")) +
-         ")\n  TTLs:";
+  out += "  row size: " + BytesLabel(observed.row_bytes) +
+         " (values read, plus 8 bytes per cell)\n  TTLs:";
   for (const auto& [ttl, rows] : observed.ttl_mix) {
     out += " " + (ttl > 0 ? DurationLabel(ttl) : std::string("none")) + " (" +
            std::to_string(rows) + " rows)";
@@ -432,8 +424,7 @@ std::string ObservedJsonMembers(const ObservedWorkload& observed,
       ",\"max_rows_per_partition\":" + std::to_string(observed.max_rows_per_partition) +
       ",\"mean_rows_per_second\":" + Number(observed.mean_rows_per_second) +
       ",\"busiest_rows_per_second\":" + Number(observed.busiest_rows_per_second) +
-      ",\"row_bytes\":" + Number(observed.row_bytes) +
-      ",\"row_bytes_source\":" + JsonQuote(observed.row_bytes_source) + ",\"ttl_mix\":[";
+      ",\"row_bytes\":" + Number(observed.row_bytes) + ",\"ttl_mix\":[";
   bool first = true;
   for (const auto& [ttl, rows] : observed.ttl_mix) {
     out += (first ? "" : ",") + std::string("{\"ttl_seconds\":") + std::to_string(ttl) +

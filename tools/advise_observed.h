@@ -33,8 +33,8 @@ struct ObservedWorkload {
   // over at least a second, and for the identifier with the most rows.
   double mean_rows_per_second = 0;
   double busiest_rows_per_second = 0;
+  // Mean bytes of a row's clustering and cell values, plus 8 per cell.
   double row_bytes = 0;
-  std::string row_bytes_source;  // "sstables" or "values"
   // TTL given at write (seconds, 0 = none) -> rows.
   std::map<int64_t, int64_t> ttl_mix;
   int64_t dominant_ttl_seconds = 0;  // the TTL of the most rows

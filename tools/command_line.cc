@@ -154,7 +154,8 @@ std::string UsageText() {
   cassette commitlog verify|dump [--data DIR]
   cassette advise --rate R --row-bytes B [--ttl T] [--identifiers N]
                   [--target-partition-mb M] [--format table|json]
-  cassette advise --data DIR [--target-partition-mb M] [--format table|json] ks.table
+  cassette advise --data DIR [--clock system|manual:<ISO-8601>] [--target-partition-mb M]
+                  [--format table|json] ks.table
   cassette --help
 
 cassette shell runs CQL statements separated by ';' from -e, -f or standard
