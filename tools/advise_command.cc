@@ -273,7 +273,8 @@ std::string AdviceText(const Advice& advice) {
        ttl ? "windows over TTL" : "windows per year", "note"}};
   for (const BucketChoice& choice : advice.candidates) {
     char rows_text[32];
-    std::snprintf(rows_text, sizeof(rows_text), "%.0f", choice.rows_per_partition);
+    std::snprintf(rows_text, sizeof(rows_text), choice.rows_per_partition >= 1000 ? "%.0f" : "%.3g",
+                  choice.rows_per_partition);
     rows.push_back({DurationLabel(choice.bucket_seconds) + (choice.recommended ? " *" : ""),
                     rows_text, BytesLabel(choice.partition_bytes),
                     std::to_string(choice.sub_buckets_needed), std::to_string(choice.window_count),

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <set>
 #include <unordered_map>
@@ -189,8 +190,17 @@ Result<ObservedWorkload> ObserveTable(Database* db, const std::string& keyspace,
     names->push_back(column.name);
   }
   const size_t key_columns = query.columns.size();
+  // A time-series row's own time is its timestamp clustering column (the
+  // event time, which may differ from when it was written); tables
+  // without one fall back on the write time.
+  std::optional<size_t> event_time_column;
   for (const ColumnDefinition& column : schema.columns()) {
-    if (column.kind != ColumnKind::kPartitionKey) query.columns.push_back(column.name);
+    if (column.kind == ColumnKind::kPartitionKey) continue;
+    if (!event_time_column && column.kind == ColumnKind::kClustering &&
+        column.type.kind() == TypeKind::kTimestamp) {
+      event_time_column = query.columns.size();
+    }
+    query.columns.push_back(column.name);
   }
 
   std::unordered_map<std::string, IdentifierSpan> identifiers;
@@ -230,21 +240,25 @@ Result<ObservedWorkload> ObserveTable(Database* db, const std::string& keyspace,
       }
       if (i < row.ttls.size() && row.ttls[i]) ttl = std::max(ttl.value_or(0), *row.ttls[i]);
     }
-    if (!writetime) return Status::OK();  // a key-only row: no time to learn from
+    std::optional<int64_t> row_time = writetime;
+    if (event_time_column && !row.values[*event_time_column].is_null()) {
+      row_time = row.values[*event_time_column].AsInt64() * 1000;
+    }
+    if (!row_time) return Status::OK();  // a key-only row: no time to learn from
     IdentifierSpan& span = identifiers[identifier];
     ++span.rows;
-    span.first_micros = std::min(span.first_micros, *writetime);
-    span.last_micros = std::max(span.last_micros, *writetime);
+    span.first_micros = std::min(span.first_micros, *row_time);
+    span.last_micros = std::max(span.last_micros, *row_time);
     // The TTL given at write: what remains plus the time since the write,
     // to the minute (the remaining TTL is read a little later).
     int64_t given = 0;
-    if (ttl) {
+    if (ttl && writetime) {
       given = *ttl + std::max<int64_t>(0, (now_micros - *writetime) / kMicrosPerSecond);
       if (given >= 120) given = (given + 30) / 60 * 60;
     }
     ++observed.ttl_mix[given];
     if (first_bucket < key_columns) {
-      bucket_samples.push_back({row.values[first_bucket].ToValue(), *writetime / kMicrosPerSecond});
+      bucket_samples.push_back({row.values[first_bucket].ToValue(), *row_time / kMicrosPerSecond});
     }
     return Status::OK();
   };
@@ -274,7 +288,7 @@ Result<ObservedWorkload> ObserveTable(Database* db, const std::string& keyspace,
   }
   if (spread_seconds <= 0) {
     return Status::InvalidArgument(
-        "cannot derive a write rate: no identifier has rows written at least a second apart "
+        "cannot derive a write rate: no identifier has rows at least a second apart "
         "(" +
         std::to_string(observed.rows) + " rows read)");
   }
@@ -308,7 +322,7 @@ std::vector<std::string> CompareWithAdvice(const ObservedWorkload& observed, con
                        "): partitions grow without end; add a " + recommended_bucket + " bucket");
   } else if (!observed.bucket_seconds) {
     findings.push_back("the bucket column " + observed.bucket_columns.front() +
-                       " does not match the write times at any usual bucket size; the "
+                       " does not match the rows' times at any usual bucket size; the "
                        "recommended bucket is " +
                        recommended_bucket);
   } else {
@@ -386,9 +400,10 @@ std::string ObservedText(const ObservedWorkload& observed,
   out += "  " + std::to_string(observed.rows) + " rows in " + std::to_string(observed.partitions) +
          " partitions of " + std::to_string(observed.identifiers) + " identifiers (at most " +
          std::to_string(observed.max_rows_per_partition) + " rows in one partition)\n";
-  out += "  rate per identifier: " + Number(observed.mean_rows_per_second) +
-         " rows/s on average, " + Number(observed.busiest_rows_per_second) +
-         " rows/s for the busiest\n";
+  char rates[96];
+  std::snprintf(rates, sizeof(rates), "%.6g rows/s on average, %.6g rows/s for the busiest",
+                observed.mean_rows_per_second, observed.busiest_rows_per_second);
+  out += "  rate per identifier: " + std::string(rates) + "\n";
   out += "  row size: " + BytesLabel(observed.row_bytes) +
          " (values read, plus 8 bytes per cell)\n  TTLs:";
   for (const auto& [ttl, rows] : observed.ttl_mix) {
