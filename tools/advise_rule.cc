@@ -284,8 +284,8 @@ Result<Advice> Advise(const AdviseInput& input) {
     std::string reason = "TWCS window " + window_label + ": " +
                          std::to_string(advice.window_count) + " windows over the " +
                          DurationLabel(input.ttl_seconds) +
-                         " TTL, the count closest to Cassandra's guidance of 20-30 windows over "
-                         "the data's lifetime";
+                         " TTL, the count closest to 25 (TWCS guidance: 20-30 windows over the "
+                         "data's lifetime)";
     if (advice.window_count < kMinWindowCount) {
       reason += " (the TTL is too short for 20 windows of at least a minute)";
     }

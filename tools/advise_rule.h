@@ -77,7 +77,7 @@ struct Advice {
 
 // Partitions under this are dominated by per-partition overhead.
 inline constexpr double kSmallPartitionBytes = 1e6;
-// Cassandra's TWCS guidance: about 20-30 windows over the data's life.
+// TWCS guidance (docs/ADVISE.md): about 20-30 windows over the data's life.
 inline constexpr int64_t kTargetWindowCount = 25;
 inline constexpr int64_t kMinWindowCount = 20;
 inline constexpr int64_t kMaxWindowCount = 30;
