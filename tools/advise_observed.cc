@@ -24,6 +24,9 @@ constexpr double kCellOverheadBytes = 8;
 // A bucket column is recognized when at least this share of the rows
 // carries the bucket of its write time.
 constexpr double kBucketMatchShare = 0.9;
+// Rows kept to recognize the bucket length: enough to judge, bounded so a
+// table of billions of rows does not hold a copy of each bucket value.
+constexpr size_t kMaxBucketSamples = 100000;
 
 constexpr int64_t kBucketCandidates[] = {60,    120,    300,    600,     900,     1200,    1800,
                                          3600,  7200,   10800,  14400,   21600,   28800,   43200,
@@ -257,7 +260,7 @@ Result<ObservedWorkload> ObserveTable(Database* db, const std::string& keyspace,
       if (given >= 120) given = (given + 30) / 60 * 60;
     }
     ++observed.ttl_mix[given];
-    if (first_bucket < key_columns) {
+    if (first_bucket < key_columns && bucket_samples.size() < kMaxBucketSamples) {
       bucket_samples.push_back({row.values[first_bucket].ToValue(), *row_time / kMicrosPerSecond});
     }
     return Status::OK();
