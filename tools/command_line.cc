@@ -154,6 +154,10 @@ std::string UsageText() {
   cassette commitlog verify|dump [--data DIR]
   cassette simulate WORKLOAD_FILE [--strategy SPEC]... [--duration 3d] [--seed N]
                     [--format table|json] [--csv FILE] [--scratch DIR]
+  cassette advise --rate R --row-bytes B [--ttl T] [--identifiers N]
+                  [--target-partition-mb M] [--format table|json]
+  cassette advise --data DIR [--clock system|manual:<ISO-8601>] [--target-partition-mb M]
+                  [--format table|json] ks.table
   cassette --help
 
 cassette shell runs CQL statements separated by ';' from -e, -f or standard
@@ -193,6 +197,13 @@ engine on a virtual clock, once per compaction strategy (--strategy
 'twcs:compaction_window_unit=HOURS,compaction_window_size=1', stcs, lcs,
 'ucs:scaling_parameters=T4', or the file's run.strategies), and compares write,
 space and read amplification, disk use and expiry.
+
+cassette advise recommends a time bucket for the partition key, hash
+sub-buckets and a TWCS window (docs/ADVISE.md) for R rows per second per
+identifier (0.1/s, 6/min, 1/10s) of B bytes each (60, 1.5KB) living T
+(7d, 12h, none), aiming under M MB per partition (default 100); with
+--data it derives them from the table's data, read-only, and says whether
+the table's bucketing and window fit.
 
 Exit status: 0 success, 1 a statement or the command failed, 2 usage error.
 )";

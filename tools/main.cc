@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "tools/advise_command.h"
 #include "tools/command_line.h"
 #include "tools/commitlog_command.h"
 #include "tools/line_editor.h"
@@ -115,6 +116,12 @@ int main(int argc, char** argv) {
     auto settings = cassette::tools::ParseSimulateArguments(args);
     if (!settings.ok()) return UsageError(settings.status().message());
     return cassette::tools::RunSimulateCommand(*settings, std::cout, std::cerr);
+  }
+  if (command == "advise") {
+    auto settings = cassette::tools::ParseAdviseArguments(args);
+    if (!settings.ok()) return UsageError(settings.status().message());
+    return cassette::tools::RunAdviseCommand(*settings, cassette::NewPosixFileSystem(), std::cout,
+                                             std::cerr);
   }
   return UsageError("unknown subcommand '" + command + "'");
 }
