@@ -148,7 +148,10 @@ int RunMeta(const SSTableSettings& settings, std::shared_ptr<FileSystem> fs, std
   out << "Maximum timestamp: " << Bound(s.max_timestamp, false, false) << "\n";
   out << "SSTable min local deletion time: " << Bound(s.min_local_deletion_time, true, false)
       << "\n";
-  out << "SSTable max local deletion time: " << Bound(s.max_local_deletion_time, true, false)
+  // kNoDeletionTime there: a cell or marker without a TTL, which never expires.
+  out << "SSTable max local deletion time: "
+      << (s.max_local_deletion_time == INT64_MAX ? "never (holds data without a TTL)"
+                                                 : Bound(s.max_local_deletion_time, true, false))
       << "\n";
   out << "TTL min: " << (s.min_ttl == INT32_MAX ? "(none)" : std::to_string(s.min_ttl))
       << "; TTL max: " << s.max_ttl << "\n";

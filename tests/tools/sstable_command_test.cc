@@ -178,7 +178,8 @@ TEST_F(SSTableCommandTest, MetaShowsTimesTtlsDroppableTombstonesAndWindow) {
   EXPECT_NE(out_.str().find("TWCS window: 2024-01-14T23:00:00Z .. 2024-01-15T00:00:00Z\n"),
             std::string::npos)
       << out_.str();
-  EXPECT_NE(out_.str().find("SSTable max local deletion time: (none)\n"), std::string::npos)
+  EXPECT_NE(out_.str().find("SSTable max local deletion time: never (holds data without a TTL)\n"),
+            std::string::npos)
       << out_.str();
 }
 
