@@ -158,6 +158,10 @@ std::string UsageText() {
                   [--target-partition-mb M] [--format table|json]
   cassette advise --data DIR [--clock system|manual:<ISO-8601>] [--target-partition-mb M]
                   [--format table|json] ks.table
+  cassette sstable dump FILE [--key K] [--now TIME] [--data DIR ks.table]
+  cassette sstable meta FILE [--gc-before TIME] [--format table|json]
+  cassette sstable verify FILE|DIR
+  cassette sstable expired-blockers|layout --data DIR ks.table [--now TIME] [--format table|json]
   cassette --help
 
 cassette shell runs CQL statements separated by ';' from -e, -f or standard
@@ -204,6 +208,13 @@ identifier (0.1/s, 6/min, 1/10s) of B bytes each (60, 1.5KB) living T
 (7d, 12h, none), aiming under M MB per partition (default 100); with
 --data it derives them from the table's data, read-only, and says whether
 the table's bucketing and window fit.
+
+cassette sstable reads SSTables as Cassandra's sstable tools do: dump prints
+a file's partitions, rows and cells as JSON (sstabledump), meta its metadata
+(sstablemetadata), verify checks every checksum and the index against the
+data; expired-blockers lists the SSTables that keep fully expired ones on
+disk (sstableexpiredblockers), layout a TWCS table's windows. See
+docs/TOOLS.md.
 
 Exit status: 0 success, 1 a statement or the command failed, 2 usage error.
 )";

@@ -15,6 +15,7 @@
 #include "tools/line_editor.h"
 #include "tools/shell.h"
 #include "tools/simulate_command.h"
+#include "tools/sstable_command.h"
 #include "tools/stats_command.h"
 
 namespace {
@@ -122,6 +123,12 @@ int main(int argc, char** argv) {
     if (!settings.ok()) return UsageError(settings.status().message());
     return cassette::tools::RunAdviseCommand(*settings, cassette::NewPosixFileSystem(), std::cout,
                                              std::cerr);
+  }
+  if (command == "sstable") {
+    auto settings = cassette::tools::ParseSSTableArguments(args);
+    if (!settings.ok()) return UsageError(settings.status().message());
+    return cassette::tools::RunSSTableCommand(*settings, cassette::NewPosixFileSystem(), std::cout,
+                                              std::cerr);
   }
   return UsageError("unknown subcommand '" + command + "'");
 }

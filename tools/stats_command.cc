@@ -40,36 +40,6 @@ std::string JoinNumbers(const std::vector<T>& values, const char* separator) {
   return out;
 }
 
-std::string WindowJson(const CompactionWindow& window) {
-  std::string out = "{\"window\":" + JsonQuote(FormatIsoMicros(window.start_micros));
-  out += ",\"sstables\":[" + JoinNumbers(window.sstables, ",") + "]";
-  out += ",\"live_bytes\":" + std::to_string(window.live_bytes);
-  out += ",\"droppable_bytes\":" + std::to_string(window.droppable_bytes);
-  out += ",\"droppable_at\":" + (window.droppable_at_micros
-                                     ? JsonQuote(FormatIsoMicros(*window.droppable_at_micros))
-                                     : std::string("null"));
-  out += ",\"blocked_by\":[" + JoinNumbers(window.blocked_by, ",") + "]";
-  out += ",\"blocked_by_memtable\":" + std::string(window.blocked_by_memtable ? "true" : "false");
-  return out + "}";
-}
-
-std::string WindowText(const CompactionWindow& window) {
-  std::string out = "\t\t\t" + FormatIsoMicros(window.start_micros) + ": SSTables [" +
-                    JoinNumbers(window.sstables, ", ") + "]; " + std::to_string(window.live_bytes) +
-                    " bytes live, " + std::to_string(window.droppable_bytes) +
-                    " bytes droppable now; ";
-  if (window.droppable_at_micros) {
-    out += "all droppable at " + FormatIsoMicros(*window.droppable_at_micros);
-  } else {
-    out += "never droppable by expiry (holds data without a TTL)";
-  }
-  if (!window.blocked_by.empty()) {
-    out += "; kept by older overlapping SSTables [" + JoinNumbers(window.blocked_by, ", ") + "]";
-  }
-  if (window.blocked_by_memtable) out += "; kept by overlapping data in the memtable";
-  return out + "\n";
-}
-
 // The tables `selector` names: "ks.table", "ks" (each of its tables), or
 // empty (every table), sorted.
 Result<std::vector<std::pair<std::string, std::string>>> SelectTables(Database* db,
@@ -99,6 +69,36 @@ Result<std::vector<std::pair<std::string, std::string>>> SelectTables(Database* 
 }
 
 }  // namespace
+
+std::string WindowJson(const CompactionWindow& window) {
+  std::string out = "{\"window\":" + JsonQuote(FormatIsoMicros(window.start_micros));
+  out += ",\"sstables\":[" + JoinNumbers(window.sstables, ",") + "]";
+  out += ",\"live_bytes\":" + std::to_string(window.live_bytes);
+  out += ",\"droppable_bytes\":" + std::to_string(window.droppable_bytes);
+  out += ",\"droppable_at\":" + (window.droppable_at_micros
+                                     ? JsonQuote(FormatIsoMicros(*window.droppable_at_micros))
+                                     : std::string("null"));
+  out += ",\"blocked_by\":[" + JoinNumbers(window.blocked_by, ",") + "]";
+  out += ",\"blocked_by_memtable\":" + std::string(window.blocked_by_memtable ? "true" : "false");
+  return out + "}";
+}
+
+std::string WindowText(const CompactionWindow& window) {
+  std::string out = "\t\t\t" + FormatIsoMicros(window.start_micros) + ": SSTables [" +
+                    JoinNumbers(window.sstables, ", ") + "]; " + std::to_string(window.live_bytes) +
+                    " bytes live, " + std::to_string(window.droppable_bytes) +
+                    " bytes droppable now; ";
+  if (window.droppable_at_micros) {
+    out += "all droppable at " + FormatIsoMicros(*window.droppable_at_micros);
+  } else {
+    out += "never droppable by expiry (holds data without a TTL)";
+  }
+  if (!window.blocked_by.empty()) {
+    out += "; kept by older overlapping SSTables [" + JoinNumbers(window.blocked_by, ", ") + "]";
+  }
+  if (window.blocked_by_memtable) out += "; kept by overlapping data in the memtable";
+  return out + "\n";
+}
 
 std::string TableStatsJson(const TableStats& stats, const std::vector<CompactionWindow>* windows) {
   std::string out = "{";

@@ -23,6 +23,10 @@ int RunStatsCommand(const StatsSettings& settings, std::shared_ptr<FileSystem> f
 std::string TableStatsJson(const TableStats& stats, const std::vector<CompactionWindow>* windows);
 // The nodetool-style block of one table.
 std::string TableStatsText(const TableStats& stats, const std::vector<CompactionWindow>* windows);
+// One TWCS window (Database::ExplainExpiry): a JSON object, or an indented
+// text line (also `cassette sstable layout`).
+std::string WindowJson(const CompactionWindow& window);
+std::string WindowText(const CompactionWindow& window);
 // The device counters: one JSON line {"device":{...}}, or a text block.
 std::string DeviceStatsJson(const DeviceStats& device);
 std::string DeviceStatsText(const DeviceStats& device);
