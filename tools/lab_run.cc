@@ -11,29 +11,10 @@
 #include "cassette/db.h"
 #include "cassette/scheduler.h"
 #include "engine/env/counting_file_system.h"
+#include "engine/util/random.h"
 
 namespace cassette::tools {
 namespace {
-
-// SplitMix64: the same numbers from the same seed on every platform and
-// standard library (std::*_distribution are not specified bit for bit).
-class Random {
- public:
-  explicit Random(uint64_t seed) : state_(seed) {}
-  uint64_t Next() {
-    uint64_t z = (state_ += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  }
-  // In [0, 1).
-  double Uniform() { return static_cast<double>(Next() >> 11) * 0x1.0p-53; }
-  // In [0, n).
-  uint64_t Below(uint64_t n) { return n == 0 ? 0 : Next() % n; }
-
- private:
-  uint64_t state_;
-};
 
 const std::map<std::string, std::string>& ShortNames() {
   static const std::map<std::string, std::string> names = {
@@ -346,11 +327,11 @@ Result<LabResult> RunStrategy(const WorkloadSpec& spec, const std::string& strat
       next_id = (next_id + 1) % spec.identifiers;
       ++sequence;
       int64_t event = now;
-      if (spec.late_fraction > 0 && random.Uniform() < spec.late_fraction) {
+      if (spec.late_fraction > 0 && random.NextDouble() < spec.late_fraction) {
         event -=
-            1 + static_cast<int64_t>(random.Below(static_cast<uint64_t>(spec.late_max_seconds)));
+            1 + static_cast<int64_t>(random.Uniform(static_cast<uint64_t>(spec.late_max_seconds)));
       }
-      const double action = random.Uniform();
+      const double action = random.NextDouble();
       auto& history = written[static_cast<size_t>(id)];
       if (action < spec.partition_delete_fraction) {
         Mutation m(spec.keyspace, spec.table, rows.PartitionKey(id, event));
@@ -367,7 +348,7 @@ Result<LabResult> RunStrategy(const WorkloadSpec& spec, const std::string& strat
         continue;
       }
       if (action < spec.partition_delete_fraction + spec.row_delete_fraction && !history.empty()) {
-        const size_t victim = static_cast<size_t>(random.Below(history.size()));
+        const size_t victim = static_cast<size_t>(random.Uniform(history.size()));
         const Written gone = history[victim];
         Mutation m(spec.keyspace, spec.table, rows.PartitionKey(id, gone.event_second));
         m.DeleteRow({Value::Timestamp(gone.event_second * 1000)});
@@ -379,7 +360,7 @@ Result<LabResult> RunStrategy(const WorkloadSpec& spec, const std::string& strat
       }
       int64_t ttl = -1;
       if (!spec.ttl_mix.empty()) {
-        double pick = random.Uniform();
+        double pick = random.NextDouble();
         for (const TtlShare& share : spec.ttl_mix) {
           ttl = share.seconds;
           if (pick < share.fraction) break;
@@ -390,7 +371,7 @@ Result<LabResult> RunStrategy(const WorkloadSpec& spec, const std::string& strat
       int64_t payload = spec.row_bytes;
       if (spec.row_bytes_spread > 0) {
         payload += static_cast<int64_t>(
-                       random.Below(static_cast<uint64_t>(2 * spec.row_bytes_spread + 1))) -
+                       random.Uniform(static_cast<uint64_t>(2 * spec.row_bytes_spread + 1))) -
                    spec.row_bytes_spread;
       }
       Mutation m(spec.keyspace, spec.table, rows.PartitionKey(id, event));
@@ -417,9 +398,9 @@ Result<LabResult> RunStrategy(const WorkloadSpec& spec, const std::string& strat
       due_reads += 1.0 / spec.read_interval_seconds;
       while (due_reads >= 1) {
         due_reads -= 1;
-        const double kind_pick = random.Uniform();
+        const double kind_pick = random.NextDouble();
         const int64_t id =
-            static_cast<int64_t>(random.Below(static_cast<uint64_t>(spec.identifiers)));
+            static_cast<int64_t>(random.Uniform(static_cast<uint64_t>(spec.identifiers)));
         ReadQuery q;
         q.keyspace = spec.keyspace;
         q.table = spec.table;
@@ -438,7 +419,7 @@ Result<LabResult> RunStrategy(const WorkloadSpec& spec, const std::string& strat
         } else if (kind_pick < spec.newest_fraction + spec.range_fraction + spec.point_fraction &&
                    !history.empty()) {
           kind = "point";
-          const Written& w = history[static_cast<size_t>(random.Below(history.size()))];
+          const Written& w = history[static_cast<size_t>(random.Uniform(history.size()))];
           q.partition_keys.push_back(rows.PartitionKey(id, w.event_second));
           q.clustering_prefix = {Value::Timestamp(w.event_second * 1000)};
         } else {

@@ -5,26 +5,13 @@
 #include "engine/util/coding.h"
 
 namespace cassette {
-namespace {
-
-uint64_t VarintSize(uint64_t v) {
-  uint64_t n = 1;
-  while (v >= 0x80) {
-    v >>= 7;
-    ++n;
-  }
-  return n;
-}
-
-}  // namespace
-
 CommitLogBlockBuilder::CommitLogBlockBuilder(int compression_level)
     : ctx_(ZSTD_createCCtx()), level_(compression_level) {}
 
 CommitLogBlockBuilder::~CommitLogBlockBuilder() { ZSTD_freeCCtx(ctx_); }
 
 uint64_t CommitLogBlockBuilder::ContentCost(uint64_t payload_size) {
-  return VarintSize(payload_size) + payload_size;
+  return VarintLength(payload_size) + payload_size;
 }
 
 uint64_t CommitLogBlockBuilder::MaxFramedSize(uint64_t content_size) {

@@ -800,15 +800,6 @@ int64_t BaseOf(const EncodingStats& stats, DeltaField::Base base) {
   return stats.min_timestamp;
 }
 
-size_t VarintLength(uint64_t v) {
-  size_t n = 1;
-  while (v >= 0x80) {
-    v >>= 7;
-    ++n;
-  }
-  return n;
-}
-
 }  // namespace
 
 size_t RebasedRowBodySize(std::string_view body, const RowBodyScan& scan, const EncodingStats& to) {

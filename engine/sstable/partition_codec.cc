@@ -69,15 +69,6 @@ Status DecodePartitionHeader(std::string_view in, const EncodingStats& stats,
 
 namespace {
 
-size_t VarintLength(uint64_t v) {
-  size_t n = 1;
-  while (v >= 0x80) {
-    v >>= 7;
-    ++n;
-  }
-  return n;
-}
-
 char* PutVarintAt(char* p, uint64_t v) {
   while (v >= 0x80) {
     *p++ = static_cast<char>(v | 0x80);

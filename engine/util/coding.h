@@ -72,6 +72,16 @@ inline uint64_t DecodeBigEndian64(const char* p) {
   return v;
 }
 
+// Bytes PutVarint64 writes for v (1 to 10).
+inline size_t VarintLength(uint64_t v) {
+  size_t n = 1;
+  while (v >= 0x80) {
+    v >>= 7;
+    ++n;
+  }
+  return n;
+}
+
 inline void PutVarint64(std::string* out, uint64_t v) {
   char buf[10];
   int n = 0;
