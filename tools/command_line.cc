@@ -153,7 +153,7 @@ std::string UsageText() {
   cassette stats [--data DIR] [--format table|json] [ks.table]
   cassette commitlog verify|dump [--data DIR]
   cassette simulate WORKLOAD_FILE [--strategy SPEC]... [--duration 3d] [--seed N]
-                    [--format table|json] [--csv FILE] [--scratch DIR]
+                    [--jobs N] [--format table|json] [--csv FILE] [--scratch DIR]
   cassette advise --rate R --row-bytes B [--ttl T] [--identifiers N]
                   [--target-partition-mb M] [--format table|json]
   cassette advise --data DIR [--clock system|manual:<ISO-8601>] [--target-partition-mb M]

@@ -1,10 +1,13 @@
 #include "tools/lab_run.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <ctime>
 #include <filesystem>
+#include <optional>
+#include <thread>
 
 #include "cassette/clock.h"
 #include "cassette/cql.h"
@@ -500,6 +503,28 @@ Result<LabResult> RunStrategy(const WorkloadSpec& spec, const std::string& strat
                                      std::max(1e-9, result.wall_seconds / 60.0);
   std::filesystem::remove_all(scratch_dir, ec);
   return result;
+}
+
+std::vector<Result<LabResult>> RunStrategies(const WorkloadSpec& spec,
+                                             const std::vector<std::string>& strategies,
+                                             const std::string& scratch_dir, size_t jobs,
+                                             const LabStrategyProgress& progress) {
+  std::vector<std::optional<Result<LabResult>>> runs(strategies.size());
+  std::atomic<size_t> next{0};
+  auto worker = [&] {
+    for (size_t i = next++; i < strategies.size(); i = next++) {
+      LabProgress day_done;
+      if (progress) day_done = [&, i](int64_t day, int64_t days) { progress(i, day, days); };
+      runs[i] = RunStrategy(spec, strategies[i], scratch_dir + "/" + std::to_string(i), day_done);
+    }
+  };
+  std::vector<std::thread> threads;
+  for (size_t t = 1; t < std::max<size_t>(1, jobs); ++t) threads.emplace_back(worker);
+  worker();
+  for (std::thread& t : threads) t.join();
+  std::vector<Result<LabResult>> results;
+  for (std::optional<Result<LabResult>>& run : runs) results.push_back(std::move(*run));
+  return results;
 }
 
 }  // namespace cassette::tools

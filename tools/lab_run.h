@@ -76,4 +76,16 @@ using LabProgress = std::function<void(int64_t, int64_t)>;
 Result<LabResult> RunStrategy(const WorkloadSpec& spec, const std::string& strategy,
                               const std::string& scratch_dir, const LabProgress& progress = {});
 
+// Called from the thread running strategy `index` after each simulated day.
+using LabStrategyProgress = std::function<void(size_t index, int64_t day, int64_t days)>;
+
+// Runs every strategy, `jobs` at a time on threads, strategy i in
+// scratch_dir/i. Each run has its own database, clock and scheduler and
+// shares nothing with the others, so its figures are the same alone or
+// in company. The results are in the order of `strategies`.
+std::vector<Result<LabResult>> RunStrategies(const WorkloadSpec& spec,
+                                             const std::vector<std::string>& strategies,
+                                             const std::string& scratch_dir, size_t jobs,
+                                             const LabStrategyProgress& progress = {});
+
 }  // namespace cassette::tools

@@ -3,10 +3,13 @@
 #include <unistd.h>
 
 #include <charconv>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <mutex>
+#include <thread>
 
 #include "engine/types/type_codec.h"
 
@@ -90,6 +93,8 @@ std::vector<Figure> Figures() {
   };
 }
 
+size_t DefaultJobs() { return std::max(1u, std::thread::hardware_concurrency()); }
+
 std::string Pad(const std::string& s, size_t width) {
   return s.size() >= width ? s : s + std::string(width - s.size(), ' ');
 }
@@ -132,6 +137,14 @@ Result<SimulateSettings> ParseSimulateArguments(const std::vector<std::string>& 
       settings.json = text == "json";
     } else if (flag == "--csv") {
       CASSETTE_ASSIGN_OR_RETURN(settings.csv_file, value());
+    } else if (flag == "--jobs") {
+      CASSETTE_ASSIGN_OR_RETURN(std::string text, value());
+      size_t jobs = 0;
+      const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), jobs);
+      if (error != std::errc() || end != text.data() + text.size() || jobs < 1 || jobs > 64) {
+        return Status::InvalidArgument("--jobs takes a number from 1 to 64, not '" + text + "'");
+      }
+      settings.jobs = jobs;
     } else if (flag == "--scratch") {
       CASSETTE_ASSIGN_OR_RETURN(settings.scratch_dir, value());
     } else if (!flag.empty() && flag[0] != '-' && settings.workload_file.empty()) {
@@ -321,26 +334,41 @@ int RunSimulateCommand(const SimulateSettings& settings, std::ostream& out, std:
                   .string();
   }
   const bool progress_bar = ::isatty(STDERR_FILENO) != 0;
+  const size_t jobs = std::max<size_t>(
+      1, std::min<size_t>(settings.jobs > 0 ? settings.jobs : DefaultJobs(), strategies.size()));
+  std::mutex mu;
+  std::vector<int64_t> days_done(strategies.size(), 0);
+  const int64_t days_each = (spec.duration_seconds + 86399) / 86400;
+  const auto start = std::chrono::steady_clock::now();
+  LabStrategyProgress report;
+  if (progress_bar) {
+    report = [&](size_t index, int64_t day, int64_t) {
+      std::lock_guard<std::mutex> g(mu);
+      days_done[index] = day;
+      int64_t done = 0;
+      for (int64_t d : days_done) done += d;
+      const double minutes =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() / 60;
+      const double rate = minutes > 0 ? static_cast<double>(done) / minutes : 0;
+      const int64_t all = days_each * static_cast<int64_t>(strategies.size());
+      err << "\rsimulated days " << done << " of " << all << " (" << strategies.size()
+          << " strategies, " << jobs << " at a time), " << Fixed(rate, 1) << " days/min, ETA "
+          << (rate > 0 ? Fixed(static_cast<double>(all - done) / rate, 1) + " min"
+                       : std::string("-"))
+          << "   " << std::flush;
+    };
+  }
+  std::vector<Result<LabResult>> runs = RunStrategies(spec, strategies, scratch, jobs, report);
+  if (progress_bar) err << "\r" << std::string(100, ' ') << "\r" << std::flush;
   std::vector<LabResult> results;
   for (size_t i = 0; i < strategies.size(); ++i) {
-    const std::string& strategy = strategies[i];
-    LabProgress progress;
-    if (progress_bar) {
-      progress = [&](int64_t day, int64_t days) {
-        err << "\r" << strategy << ": simulated day " << day << " of " << days << "   "
-            << std::flush;
-      };
-    }
-    Result<LabResult> run =
-        RunStrategy(spec, strategy, scratch + "/" + std::to_string(i), progress);
-    if (progress_bar) err << "\r" << std::string(60, ' ') << "\r" << std::flush;
-    if (!run.ok()) {
-      err << "cassette simulate: " << strategy << ": " << run.status().ToString() << "\n";
+    if (!runs[i].ok()) {
+      err << "cassette simulate: " << strategies[i] << ": " << runs[i].status().ToString() << "\n";
       std::error_code ec;
       std::filesystem::remove_all(scratch, ec);
       return 1;
     }
-    results.push_back(std::move(run).value());
+    results.push_back(std::move(runs[i]).value());
   }
   std::error_code ec;
   std::filesystem::remove_all(scratch, ec);

@@ -1,5 +1,5 @@
 // `cassette simulate WORKLOAD_FILE [--strategy SPEC]... [--duration 3d] [--seed N]
-//                   [--format table|json] [--csv FILE] [--scratch DIR]`:
+//                   [--jobs N] [--format table|json] [--csv FILE] [--scratch DIR]`:
 // the compaction lab. Replays the workload once per strategy through the
 // real engine on a virtual clock (tools/lab_run.h) and compares them.
 #pragma once
@@ -22,6 +22,7 @@ struct SimulateSettings {
   bool json = false;
   std::string csv_file;
   std::string scratch_dir;  // default: a directory under the system's temp dir
+  size_t jobs = 0;          // strategies run at once; 0: the number of cores
 };
 
 Result<SimulateSettings> ParseSimulateArguments(const std::vector<std::string>& args);

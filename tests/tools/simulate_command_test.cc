@@ -201,6 +201,32 @@ TEST(LabRunTest, TwcsDropsExpiredWindowsWholeWhereStcsRewrites) {
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 1 + 2 * 24) << csv;
 }
 
+// Strategies run on threads give what they give alone: each run has its
+// own database, clock and scheduler.
+TEST(LabRunTest, ParallelRunsGiveWhatSequentialRunsGive) {
+  Result<WorkloadSpec> spec = ParseWorkload(TinyWorkload(1), "tiny.toml");
+  ASSERT_TRUE(spec.ok()) << spec.status().ToString();
+  const std::vector<std::string> strategies = {"stcs", "lcs", "twcs"};
+  auto figures = [&](size_t jobs) {
+    std::vector<Result<LabResult>> runs =
+        RunStrategies(*spec, strategies, ScratchDir("jobs" + std::to_string(jobs)), jobs);
+    std::vector<LabResult> results;
+    for (Result<LabResult>& run : runs) {
+      EXPECT_TRUE(run.ok()) << run.status().ToString();
+      if (run.ok()) results.push_back(std::move(run).value());
+    }
+    std::string text = SimulateJson(*spec, results);
+    for (size_t at = text.find(",\"wall\":{"); at != std::string::npos;
+         at = text.find(",\"wall\":{")) {
+      text.erase(at, text.find('}', at) - at + 1);
+    }
+    return text;
+  };
+  const std::string one = figures(1);
+  EXPECT_EQ(one, figures(3));
+  EXPECT_NE(one.find("\"strategy\":\"lcs\""), std::string::npos) << one;
+}
+
 TEST(SimulateCommandTest, Arguments) {
   auto settings = ParseSimulateArguments({"w.toml", "--strategy", "stcs", "--strategy", "lcs",
                                           "--duration", "3d", "--seed", "9", "--format", "json"});
@@ -212,6 +238,9 @@ TEST(SimulateCommandTest, Arguments) {
   EXPECT_TRUE(settings->json);
   EXPECT_EQ(ParseSimulateArguments({}).status().message(),
             "cassette simulate needs a workload file");
+  EXPECT_EQ(ParseSimulateArguments({"w.toml", "--jobs", "0"}).status().message(),
+            "--jobs takes a number from 1 to 64, not '0'");
+  EXPECT_EQ(ParseSimulateArguments({"w.toml", "--jobs", "2"})->jobs, 2u);
   EXPECT_EQ(ParseSimulateArguments({"w.toml", "--duration", "soon"}).status().message(),
             "--duration takes a duration such as 3d, 12h or 90m, not 'soon'");
 }
