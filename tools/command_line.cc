@@ -152,7 +152,8 @@ std::string UsageText() {
                  [-e STATEMENTS] [-f FILE] [--fail-fast]
   cassette stats [--data DIR] [--format table|json] [ks.table]
   cassette commitlog verify|dump [--data DIR]
-  cassette simulate WORKLOAD_FILE [--strategy SPEC]... [--duration 3d] [--seed N]
+  cassette simulate WORKLOAD_FILE | --from-data DIR ks.table
+                    [--strategy SPEC]... [--duration 3d] [--seed N]
                     [--jobs N] [--format table|json] [--csv FILE] [--scratch DIR]
   cassette advise --rate R --row-bytes B [--ttl T] [--identifiers N]
                   [--target-partition-mb M] [--format table|json]

@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "engine/types/type_codec.h"
+#include "tools/lab_from_data.h"
 
 namespace cassette::tools {
 namespace {
@@ -99,7 +100,34 @@ std::string Pad(const std::string& s, size_t width) {
   return s.size() >= width ? s : s + std::string(width - s.size(), ' ');
 }
 
+// The workload of --from-data: the table read through a read-only view
+// (beside a process holding the directory, as `cassette stats`).
+Result<WorkloadSpec> WorkloadFromData(const SimulateSettings& settings) {
+  const std::string& name = settings.from_data_table;
+  const size_t dot = name.find('.');
+  if (dot == std::string::npos || dot == 0 || dot + 1 == name.size()) {
+    return Status::InvalidArgument("--from-data needs DIR and keyspace.table, not '" + name + "'");
+  }
+  Options options;
+  options.read_only = true;
+  options.create_if_missing = false;
+  options.disk_failure_policy = DiskFailurePolicy::kStop;
+  CASSETTE_ASSIGN_OR_RETURN(std::unique_ptr<Database> db,
+                            Database::Open(options, settings.from_data_dir));
+  Result<WorkloadSpec> spec =
+      WorkloadFromTable(db.get(), name.substr(0, dot), name.substr(dot + 1));
+  db->Close().IgnoreError();
+  return spec;
+}
+
 }  // namespace
+
+const std::vector<std::string>& DefaultLabStrategies() {
+  static const std::vector<std::string> strategies = {
+      "twcs:compaction_window_unit=DAYS,compaction_window_size=1", "stcs", "lcs",
+      "ucs:scaling_parameters=T4"};
+  return strategies;
+}
 
 Result<SimulateSettings> ParseSimulateArguments(const std::vector<std::string>& args) {
   SimulateSettings settings;
@@ -145,6 +173,9 @@ Result<SimulateSettings> ParseSimulateArguments(const std::vector<std::string>& 
         return Status::InvalidArgument("--jobs takes a number from 1 to 64, not '" + text + "'");
       }
       settings.jobs = jobs;
+    } else if (flag == "--from-data") {
+      CASSETTE_ASSIGN_OR_RETURN(settings.from_data_dir, value());
+      CASSETTE_ASSIGN_OR_RETURN(settings.from_data_table, value());
     } else if (flag == "--scratch") {
       CASSETTE_ASSIGN_OR_RETURN(settings.scratch_dir, value());
     } else if (!flag.empty() && flag[0] != '-' && settings.workload_file.empty()) {
@@ -153,8 +184,9 @@ Result<SimulateSettings> ParseSimulateArguments(const std::vector<std::string>& 
       return Status::InvalidArgument("unknown argument to cassette simulate: '" + flag + "'");
     }
   }
-  if (settings.workload_file.empty()) {
-    return Status::InvalidArgument("cassette simulate needs a workload file");
+  if (settings.workload_file.empty() == settings.from_data_dir.empty()) {
+    return Status::InvalidArgument(
+        "cassette simulate needs a workload file or --from-data DIR ks.table (not both)");
   }
   return settings;
 }
@@ -305,7 +337,9 @@ std::string SimulateCsv(const std::vector<LabResult>& results) {
 }
 
 int RunSimulateCommand(const SimulateSettings& settings, std::ostream& out, std::ostream& err) {
-  Result<WorkloadSpec> loaded = LoadWorkloadFile(settings.workload_file);
+  Result<WorkloadSpec> loaded = settings.from_data_dir.empty()
+                                    ? LoadWorkloadFile(settings.workload_file)
+                                    : WorkloadFromData(settings);
   if (!loaded.ok()) {
     err << "cassette simulate: " << loaded.status().message() << "\n";
     return 1;
@@ -315,6 +349,7 @@ int RunSimulateCommand(const SimulateSettings& settings, std::ostream& out, std:
   if (settings.seed_set) spec.seed = settings.seed;
   std::vector<std::string> strategies =
       settings.strategies.empty() ? spec.strategies : settings.strategies;
+  if (strategies.empty() && !settings.from_data_dir.empty()) strategies = DefaultLabStrategies();
   if (strategies.empty()) {
     err << "cassette simulate: no strategy to run (--strategy, or run.strategies in "
         << settings.workload_file << ")\n";

@@ -1,4 +1,5 @@
-// `cassette simulate WORKLOAD_FILE [--strategy SPEC]... [--duration 3d] [--seed N]
+// `cassette simulate WORKLOAD_FILE | --from-data DIR ks.table [--strategy SPEC]...
+//                   [--duration 3d] [--seed N]
 //                   [--jobs N] [--format table|json] [--csv FILE] [--scratch DIR]`:
 // the compaction lab. Replays the workload once per strategy through the
 // real engine on a virtual clock (tools/lab_run.h) and compares them.
@@ -23,6 +24,10 @@ struct SimulateSettings {
   std::string csv_file;
   std::string scratch_dir;  // default: a directory under the system's temp dir
   size_t jobs = 0;          // strategies run at once; 0: the number of cores
+  // --from-data DIR ks.table: the workload derived from that table
+  // (tools/lab_from_data.h) instead of a file.
+  std::string from_data_dir;
+  std::string from_data_table;
 };
 
 Result<SimulateSettings> ParseSimulateArguments(const std::vector<std::string>& args);
@@ -39,5 +44,8 @@ std::string SimulateJson(const WorkloadSpec& spec, const std::vector<LabResult>&
 std::string SimulateCsv(const std::vector<LabResult>& results);
 
 int RunSimulateCommand(const SimulateSettings& settings, std::ostream& out, std::ostream& err);
+
+// The strategies compared when neither --strategy nor the workload names any.
+const std::vector<std::string>& DefaultLabStrategies();
 
 }  // namespace cassette::tools

@@ -3,6 +3,10 @@
 // STCS rewrites them).
 #include "tools/simulate_command.h"
 
+#include "cassette/cql.h"
+#include "cassette/db.h"
+#include "tools/lab_from_data.h"
+
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -227,6 +231,75 @@ TEST(LabRunTest, ParallelRunsGiveWhatSequentialRunsGive) {
   EXPECT_NE(one.find("\"strategy\":\"lcs\""), std::string::npos) << one;
 }
 
+// --from-data: the workload of an existing table, replayable as it is.
+TEST(LabFromDataTest, DerivesTheWorkloadOfATable) {
+  auto fs = NewMemFileSystem();
+  const int64_t start = 1704067200;  // 2024-01-01T00:00:00Z
+  auto clock = std::make_shared<ManualClock>(start * 1'000'000);
+  Options options;
+  options.file_system = fs;
+  options.clock = clock;
+  options.scheduler = std::make_shared<ManualScheduler>();
+  auto opened = Database::Open(options, "/data");
+  ASSERT_TRUE(opened.ok()) << opened.status().ToString();
+  std::unique_ptr<Database> db = std::move(opened).value();
+  CqlSession session(db.get());
+  ASSERT_TRUE(session
+                  .Execute("CREATE KEYSPACE iot WITH replication = {'class': 'SimpleStrategy', "
+                           "'replication_factor': 1}")
+                  .ok());
+  ASSERT_TRUE(session
+                  .Execute("CREATE TABLE iot.readings (sensor_id text, day date, ts timestamp, "
+                           "payload blob, PRIMARY KEY ((sensor_id, day), ts)) WITH "
+                           "default_time_to_live = 86400")
+                  .ok());
+  // 20 sensors, one reading every 5 s for an hour, 30 payload bytes.
+  for (int64_t t = 0; t < 3600; t += 5) {
+    ASSERT_TRUE(clock->Set((start + t) * 1'000'000).ok());
+    for (int s = 0; s < 20; ++s) {
+      Mutation m("iot", "readings", {Value::Text("s" + std::to_string(s)), Value::Date(19723)});
+      m.Insert({Value::Timestamp((start + t) * 1000)})
+          .Set("payload", Value::Blob(std::string(30, 'p')));
+      ASSERT_TRUE(db->Apply(m).ok());
+    }
+  }
+  ASSERT_TRUE(db->Flush().ok());
+  Result<WorkloadSpec> spec = WorkloadFromTable(db.get(), "iot", "readings");
+  ASSERT_TRUE(spec.ok()) << spec.status().ToString();
+  EXPECT_EQ(spec->identifier_column, "sensor_id");
+  EXPECT_EQ(spec->bucket_column, "day");
+  EXPECT_EQ(spec->bucket_seconds, 86400);
+  EXPECT_EQ(spec->time_column, "ts");
+  EXPECT_EQ(spec->payload_column, "payload");
+  EXPECT_EQ(spec->identifiers, 20);
+  EXPECT_NEAR(spec->interval_seconds, 5, 0.1);
+  ASSERT_EQ(spec->ttl_mix.size(), 1u);
+  EXPECT_EQ(spec->ttl_mix[0].seconds, 86400);
+  EXPECT_NE(spec->create_table_cql.find("default_time_to_live = 86400"), std::string::npos)
+      << spec->create_table_cql;
+
+  // It replays: an hour of it through a strategy.
+  WorkloadSpec hour = *spec;
+  hour.duration_seconds = 3600;
+  hour.sample_seconds = 600;
+  Result<LabResult> run = RunStrategy(hour, "stcs", ScratchDir("from-data"));
+  ASSERT_TRUE(run.ok()) << run.status().ToString();
+  EXPECT_EQ(run->writes, 14400u);
+
+  // A table the lab cannot fill is refused with the reason.
+  ASSERT_TRUE(session
+                  .Execute("CREATE TABLE iot.events (id text, b int, seq bigint, v blob, "
+                           "PRIMARY KEY ((id, b), seq))")
+                  .ok());
+  Mutation e("iot", "events", {Value::Text("a"), Value::Int(1)});
+  e.Insert({Value::Bigint(1)}).Set("v", Value::Blob("x"));
+  ASSERT_TRUE(db->Apply(e).ok());
+  Result<WorkloadSpec> refused = WorkloadFromTable(db.get(), "iot", "events");
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.status().message().find("iot.events"), std::string::npos)
+      << refused.status().ToString();
+}
+
 TEST(SimulateCommandTest, Arguments) {
   auto settings = ParseSimulateArguments({"w.toml", "--strategy", "stcs", "--strategy", "lcs",
                                           "--duration", "3d", "--seed", "9", "--format", "json"});
@@ -237,7 +310,11 @@ TEST(SimulateCommandTest, Arguments) {
   EXPECT_EQ(settings->seed, 9u);
   EXPECT_TRUE(settings->json);
   EXPECT_EQ(ParseSimulateArguments({}).status().message(),
-            "cassette simulate needs a workload file");
+            "cassette simulate needs a workload file or --from-data DIR ks.table (not both)");
+  auto from_data = ParseSimulateArguments({"--from-data", "/data", "iot.readings"});
+  ASSERT_TRUE(from_data.ok()) << from_data.status().ToString();
+  EXPECT_EQ(from_data->from_data_dir, "/data");
+  EXPECT_EQ(from_data->from_data_table, "iot.readings");
   EXPECT_EQ(ParseSimulateArguments({"w.toml", "--jobs", "0"}).status().message(),
             "--jobs takes a number from 1 to 64, not '0'");
   EXPECT_EQ(ParseSimulateArguments({"w.toml", "--jobs", "2"})->jobs, 2u);
