@@ -57,7 +57,8 @@ struct LabResult {
   uint64_t compaction_bytes_written = 0;
   uint64_t expired_bytes_dropped_whole = 0;  // SSTables dropped by expiry, never read
   // Estimated: bytes of the rewritten inputs in the share of rows that a
-  // compaction purged (rows in - rows out over rows in).
+  // compaction did not write out (rows in - rows out over rows in):
+  // expired, deleted, or older versions of rows written again.
   uint64_t expired_bytes_rewritten = 0;
   uint64_t writes = 0;
   uint64_t deletes = 0;

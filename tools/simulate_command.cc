@@ -88,7 +88,7 @@ std::vector<Figure> Figures() {
       {"expired data dropped whole (MB)",
        [](const LabResult& r) { return static_cast<double>(r.expired_bytes_dropped_whole); },
        [](const LabResult& r) { return Megabytes(r.expired_bytes_dropped_whole); }, false, false},
-      {"expired/deleted data rewritten (MB, est.)",
+      {"dead data rewritten (MB, est.)",
        [](const LabResult& r) { return static_cast<double>(r.expired_bytes_rewritten); },
        [](const LabResult& r) { return Megabytes(r.expired_bytes_rewritten); }},
   };
