@@ -153,8 +153,8 @@ std::string UsageText() {
   cassette stats [--data DIR] [--format table|json] [ks.table]
   cassette commitlog verify|dump [--data DIR]
   cassette simulate WORKLOAD_FILE | --from-data DIR ks.table
-                    [--strategy SPEC]... [--duration 3d] [--seed N]
-                    [--jobs N] [--format table|json] [--csv FILE] [--scratch DIR]
+                    [--strategy SPEC]... [--duration 3d] [--seed N] [--jobs N]
+                    [--format table|json] [--csv FILE] [--report FILE.html] [--scratch DIR]
   cassette advise --rate R --row-bytes B [--ttl T] [--identifiers N]
                   [--target-partition-mb M] [--format table|json]
   cassette advise --data DIR [--clock system|manual:<ISO-8601>] [--target-partition-mb M]
@@ -201,7 +201,9 @@ cassette simulate replays a workload (a TOML file, docs/LAB.md) through the
 engine on a virtual clock, once per compaction strategy (--strategy
 'twcs:compaction_window_unit=HOURS,compaction_window_size=1', stcs, lcs,
 'ucs:scaling_parameters=T4', or the file's run.strategies), and compares write,
-space and read amplification, disk use and expiry.
+space and read amplification, disk use and expiry. --csv writes the time
+series; --report writes one self-contained HTML page with its charts and the
+summary table.
 
 cassette advise recommends a time bucket for the partition key, hash
 sub-buckets and a TWCS window (docs/ADVISE.md) for R rows per second per

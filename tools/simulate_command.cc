@@ -7,91 +7,22 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <functional>
 #include <mutex>
 #include <thread>
 
 #include "engine/types/type_codec.h"
+#include "tools/lab_figures.h"
 #include "tools/lab_from_data.h"
+#include "tools/lab_report.h"
 
 namespace cassette::tools {
 namespace {
-
-std::string Fixed(double value, int digits) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof(buffer), "%.*f", digits, value);
-  return buffer;
-}
 
 // Shortest text that reads back as the same double (JSON, CSV).
 std::string Exact(double value) {
   char buffer[32];
   const auto [end, error] = std::to_chars(buffer, buffer + sizeof(buffer), value);
   return error == std::errc() ? std::string(buffer, end) : "null";
-}
-
-std::string Megabytes(uint64_t bytes) { return Fixed(static_cast<double>(bytes) / 1e6, 2); }
-
-std::string DurationText(int64_t seconds) {
-  if (seconds % 86400 == 0) return std::to_string(seconds / 86400) + "d";
-  if (seconds % 3600 == 0) return std::to_string(seconds / 3600) + "h";
-  return std::to_string(seconds) + "s";
-}
-
-struct Figure {
-  const char* label;
-  std::function<double(const LabResult&)> value;
-  std::function<std::string(const LabResult&)> text;
-  bool lower_is_better = true;
-  bool ranked = true;
-};
-
-std::vector<Figure> Figures() {
-  auto ratio = [](double v) { return Fixed(v, 3); };
-  return {
-      {"write amplification (SSTables)", [](const LabResult& r) { return r.write_amplification; },
-       [=](const LabResult& r) { return ratio(r.write_amplification); }},
-      {"write amplification (all, log too)",
-       [](const LabResult& r) { return r.total_write_amplification; },
-       [=](const LabResult& r) { return ratio(r.total_write_amplification); }},
-      {"peak disk (MB)", [](const LabResult& r) { return static_cast<double>(r.peak_disk_bytes); },
-       [](const LabResult& r) { return Megabytes(r.peak_disk_bytes); }},
-      {"final disk (MB)",
-       [](const LabResult& r) { return static_cast<double>(r.final_disk_bytes); },
-       [](const LabResult& r) { return Megabytes(r.final_disk_bytes); }},
-      {"space amplification", [](const LabResult& r) { return r.space_amplification; },
-       [=](const LabResult& r) { return ratio(r.space_amplification); }},
-      {"SSTables at the end",
-       [](const LabResult& r) { return static_cast<double>(r.sstable_count); },
-       [](const LabResult& r) { return std::to_string(r.sstable_count); }},
-      {"SSTables at most",
-       [](const LabResult& r) { return static_cast<double>(r.max_sstable_count); },
-       [](const LabResult& r) { return std::to_string(r.max_sstable_count); }},
-      {"SSTables per read p50",
-       [](const LabResult& r) {
-         return r.read_amplification_p50.count("all") ? r.read_amplification_p50.at("all") : 0;
-       },
-       [](const LabResult& r) {
-         return r.reads == 0 ? std::string("-") : Fixed(r.read_amplification_p50.at("all"), 0);
-       }},
-      {"SSTables per read p99",
-       [](const LabResult& r) {
-         return r.read_amplification_p99.count("all") ? r.read_amplification_p99.at("all") : 0;
-       },
-       [](const LabResult& r) {
-         return r.reads == 0 ? std::string("-") : Fixed(r.read_amplification_p99.at("all"), 0);
-       }},
-      {"tombstones per read p99", [](const LabResult& r) { return r.tombstones_per_read_p99; },
-       [](const LabResult& r) { return Fixed(r.tombstones_per_read_p99, 0); }},
-      {"compactions", [](const LabResult& r) { return static_cast<double>(r.compactions); },
-       [](const LabResult& r) { return std::to_string(r.compactions); }, true, false},
-      {"expired data dropped whole (MB)",
-       [](const LabResult& r) { return static_cast<double>(r.expired_bytes_dropped_whole); },
-       [](const LabResult& r) { return Megabytes(r.expired_bytes_dropped_whole); }, false, false},
-      {"dead data rewritten (MB, est.)",
-       [](const LabResult& r) { return static_cast<double>(r.expired_bytes_rewritten); },
-       [](const LabResult& r) { return Megabytes(r.expired_bytes_rewritten); }},
-  };
 }
 
 size_t DefaultJobs() { return std::max(1u, std::thread::hardware_concurrency()); }
@@ -165,6 +96,8 @@ Result<SimulateSettings> ParseSimulateArguments(const std::vector<std::string>& 
       settings.json = text == "json";
     } else if (flag == "--csv") {
       CASSETTE_ASSIGN_OR_RETURN(settings.csv_file, value());
+    } else if (flag == "--report") {
+      CASSETTE_ASSIGN_OR_RETURN(settings.report_file, value());
     } else if (flag == "--jobs") {
       CASSETTE_ASSIGN_OR_RETURN(std::string text, value());
       size_t jobs = 0;
@@ -196,61 +129,28 @@ std::string SimulateTable(const WorkloadSpec& spec, const std::vector<LabResult>
                     " simulated, " + std::to_string(spec.identifiers) + " identifiers, seed " +
                     std::to_string(spec.seed) + "\n";
   if (results.empty()) return out;
-  const std::vector<Figure> figures = Figures();
+  const std::vector<LabFigure> figures = LabFigures();
   size_t label_width = 0;
-  for (const Figure& f : figures) label_width = std::max(label_width, std::string(f.label).size());
+  for (const LabFigure& f : figures) {
+    label_width = std::max(label_width, std::string(f.label).size());
+  }
   std::vector<size_t> widths;
   for (const LabResult& r : results) widths.push_back(std::max<size_t>(12, r.strategy.size()) + 2);
   out += Pad("", label_width + 2);
   for (size_t i = 0; i < results.size(); ++i) out += Pad(results[i].strategy, widths[i]);
   out += "\n";
-  std::map<std::string, std::vector<std::string>> wins;
-  for (const Figure& f : figures) {
+  for (const LabFigure& f : figures) {
     out += Pad(f.label, label_width + 2);
-    double best = 0;
-    for (size_t i = 0; i < results.size(); ++i) {
-      out += Pad(f.text(results[i]), widths[i]);
-      const double v = f.value(results[i]);
-      if (i == 0 || (f.lower_is_better ? v < best : v > best)) best = v;
-    }
+    for (size_t i = 0; i < results.size(); ++i) out += Pad(f.text(results[i]), widths[i]);
     out += "\n";
-    if (!f.ranked || results.size() < 2) continue;
-    size_t tied = 0;
-    std::string winner;
-    for (const LabResult& r : results) {
-      if (f.value(r) == best) {
-        ++tied;
-        winner = r.strategy;
-      }
-    }
-    if (tied == 1) wins[winner].push_back(f.label);
   }
   out += Pad("simulated days per minute", label_width + 2);
   for (size_t i = 0; i < results.size(); ++i) {
-    out += Pad(Fixed(results[i].simulated_days_per_minute, 1), widths[i]);
+    out += Pad(FixedDigits(results[i].simulated_days_per_minute, 1), widths[i]);
   }
   out += "\n";
-  if (results.size() >= 2) {
-    std::string line = "recommendation:";
-    size_t most = 0;
-    std::string leader;
-    for (const auto& [strategy, labels] : wins) {
-      if (labels.size() > most) {
-        most = labels.size();
-        leader = strategy;
-      }
-    }
-    if (leader.empty()) {
-      line += " no strategy is alone best on any figure";
-    } else {
-      line += " " + leader + " (best on " + std::to_string(most) + " figures)";
-      for (const auto& [strategy, labels] : wins) {
-        line += "; " + strategy + " best on: ";
-        for (size_t i = 0; i < labels.size(); ++i) line += (i ? ", " : "") + labels[i];
-      }
-    }
-    out += line + "\n";
-  }
+  const std::string recommendation = LabRecommendation(results);
+  if (!recommendation.empty()) out += recommendation + "\n";
   for (const LabResult& r : results) {
     for (const std::string& note : r.notes) out += "note (" + r.strategy + "): " + note + "\n";
   }
@@ -387,8 +287,8 @@ int RunSimulateCommand(const SimulateSettings& settings, std::ostream& out, std:
       const double rate = minutes > 0 ? static_cast<double>(done) / minutes : 0;
       const int64_t all = days_each * static_cast<int64_t>(strategies.size());
       err << "\rsimulated days " << done << " of " << all << " (" << strategies.size()
-          << " strategies, " << jobs << " at a time), " << Fixed(rate, 1) << " days/min, ETA "
-          << (rate > 0 ? Fixed(static_cast<double>(all - done) / rate, 1) + " min"
+          << " strategies, " << jobs << " at a time), " << FixedDigits(rate, 1) << " days/min, ETA "
+          << (rate > 0 ? FixedDigits(static_cast<double>(all - done) / rate, 1) + " min"
                        : std::string("-"))
           << "   " << std::flush;
     };
@@ -412,6 +312,14 @@ int RunSimulateCommand(const SimulateSettings& settings, std::ostream& out, std:
     csv << SimulateCsv(results);
     if (!csv) {
       err << "cassette simulate: cannot write " << settings.csv_file << "\n";
+      return 1;
+    }
+  }
+  if (!settings.report_file.empty()) {
+    std::ofstream report(settings.report_file, std::ios::binary | std::ios::trunc);
+    report << LabReportHtml(spec, results);
+    if (!report) {
+      err << "cassette simulate: cannot write " << settings.report_file << "\n";
       return 1;
     }
   }

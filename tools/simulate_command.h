@@ -1,6 +1,6 @@
 // `cassette simulate WORKLOAD_FILE | --from-data DIR ks.table [--strategy SPEC]...
-//                   [--duration 3d] [--seed N]
-//                   [--jobs N] [--format table|json] [--csv FILE] [--scratch DIR]`:
+//                   [--duration 3d] [--seed N] [--jobs N] [--format table|json]
+//                   [--csv FILE] [--report FILE.html] [--scratch DIR]`:
 // the compaction lab. Replays the workload once per strategy through the
 // real engine on a virtual clock (tools/lab_run.h) and compares them.
 #pragma once
@@ -22,6 +22,7 @@ struct SimulateSettings {
   uint64_t seed = 0;
   bool json = false;
   std::string csv_file;
+  std::string report_file;  // the HTML report (tools/lab_report.h)
   std::string scratch_dir;  // default: a directory under the system's temp dir
   size_t jobs = 0;          // strategies run at once; 0: the number of cores
   // --from-data DIR ks.table: the workload derived from that table
