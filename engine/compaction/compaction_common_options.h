@@ -49,7 +49,7 @@ Result<CompactionCommonOptions> ParseCompactionCommonOptions(
 Status RejectUnknownCompactionOptions(const std::set<std::string>& unconsumed,
                                       std::string_view strategy);
 
-// Cassandra's worthDroppingTombstones for one SSTable (SPEC §5): the interval
+// Cassandra's worthDroppingTombstones for one SSTable (docs/COMPACTION.md): the interval
 // since its creation has passed, its estimated droppable ratio at
 // snapshot.gc_before exceeds tombstone_threshold, and (unless unchecked)
 // the overlapping SSTables of the snapshot do not keep the tombstones alive.
@@ -61,7 +61,7 @@ bool WorthDroppingTombstones(const CompactionCandidate& sstable, const Compactio
 bool SSTablesOverlap(const CompactionCandidate& a, const CompactionCandidate& b);
 
 // The fully expired SSTables of the snapshot (Cassandra's
-// getFullyExpiredSSTables, SPEC §4), considering only non-compacting files
+// getFullyExpiredSSTables, docs/COMPACTION.md), considering only non-compacting files
 // among `candidates` (generations); with `ignore_overlaps`
 // (unsafe_aggressive_sstable_expiration) only the deletion-time condition
 // applies.

@@ -2,7 +2,7 @@
 // execution needs, in the order Cassandra checks (SelectStatement.prepare):
 // the selection, the restrictions, DISTINCT, GROUP BY and aggregates,
 // ORDER BY, filtering, LIMIT and PER PARTITION LIMIT. Errors carry
-// Cassandra's messages (SPEC §7).
+// Cassandra's messages (docs/CQL.md).
 #pragma once
 
 #include <cstdint>

@@ -1,5 +1,5 @@
 // The WHERE clause of a SELECT checked as Cassandra's StatementRestrictions
-// checks it (SPEC §7), with its messages, and split into what the engine
+// checks it (the query rules of docs/CQL.md), with its messages, and split into what the engine
 // reads (partition keys or a token range, clustering prefixes and one
 // slice) and what the CQL layer filters row by row (ALLOW FILTERING).
 #pragma once
@@ -70,7 +70,7 @@ Result<SelectRestrictions> AnalyzeRestrictions(const TableSchema& schema,
 bool RowPassesFilter(const TableSchema& schema, const RowFilter& filter,
                      const std::vector<const Value*>& row_values);
 
-// Cassandra's FILTER_MSG (SPEC §7).
+// Cassandra's FILTER_MSG (docs/CQL.md).
 extern const char kFilteringMessage[];
 
 // A column name as CQL text: bare when it is a lower-case identifier,

@@ -11,6 +11,18 @@
 namespace cassette::testing {
 namespace {
 
+// A manifest of `version` around `payload` (magic, version, length,
+// payload, checksum), as an older build wrote it.
+std::string Reframed(std::string_view payload, uint32_t version) {
+  std::string out;
+  PutFixed32(&out, 0x464d5343);  // "CSMF"
+  PutFixed32(&out, version);
+  PutFixed32(&out, static_cast<uint32_t>(payload.size()));
+  out.append(payload);
+  PutFixed32(&out, Checksum32(payload));
+  return out;
+}
+
 ManifestState SampleState() {
   ManifestState state;
   state.next_table_id = 3;
@@ -70,12 +82,7 @@ TEST(ManifestTest, ReadsVersionFourWithoutSSTablesOutOfService) {
   // segment.
   std::string v4_payload(in.substr(0, length - 1));
   v4_payload.erase(3, 3);
-  std::string v4;
-  PutFixed32(&v4, magic);
-  PutFixed32(&v4, 4);
-  PutFixed32(&v4, static_cast<uint32_t>(v4_payload.size()));
-  v4 += v4_payload;
-  PutFixed32(&v4, Checksum32(v4_payload));
+  const std::string v4 = Reframed(v4_payload, 4);
   ManifestState decoded;
   ASSERT_OK(DecodeManifest(v4, &decoded));
   EXPECT_EQ(decoded.tables[2].sstables, state.tables[2].sstables);
@@ -96,12 +103,7 @@ TEST(ManifestTest, ReadsVersionTwoWithoutCounters) {
   // have them.
   std::string v2_payload(in.substr(0, length - 7 - 1));
   v2_payload.erase(2, 4);
-  std::string v2;
-  PutFixed32(&v2, magic);
-  PutFixed32(&v2, 2);
-  PutFixed32(&v2, static_cast<uint32_t>(v2_payload.size()));
-  v2 += v2_payload;
-  PutFixed32(&v2, Checksum32(v2_payload));
+  const std::string v2 = Reframed(v2_payload, 2);
   ManifestState decoded;
   ASSERT_OK(DecodeManifest(v2, &decoded));
   EXPECT_EQ(decoded.tables[2].sstables, state.tables[2].sstables);
@@ -118,12 +120,7 @@ TEST(ManifestTest, ReadsVersionThreeWithoutTheLogStart) {
   // Without the count of SSTables out of service (0: the last byte).
   std::string v3_payload(in.substr(0, length - 1));
   v3_payload.erase(2, 4);  // the log's first segment and the device counters
-  std::string v3;
-  PutFixed32(&v3, magic);
-  PutFixed32(&v3, 3);
-  PutFixed32(&v3, static_cast<uint32_t>(v3_payload.size()));
-  v3 += v3_payload;
-  PutFixed32(&v3, Checksum32(v3_payload));
+  const std::string v3 = Reframed(v3_payload, 3);
   ManifestState decoded;
   ASSERT_OK(DecodeManifest(v3, &decoded));
   EXPECT_EQ(decoded.commitlog_first_segment, 0u);
@@ -146,13 +143,8 @@ TEST(ManifestTest, DeviceCountersRoundTripAndVersionFourHasNone) {
   uint32_t magic, version, length;
   ASSERT_TRUE(GetFixed32(&in, &magic) && GetFixed32(&in, &version) && GetFixed32(&in, &length));
   std::string v4_payload(in.substr(0, length - 1));  // less the out-of-service count
-  v4_payload.erase(3, 3);                              // the three device counters, zero
-  std::string v4;
-  PutFixed32(&v4, magic);
-  PutFixed32(&v4, 4);
-  PutFixed32(&v4, static_cast<uint32_t>(v4_payload.size()));
-  v4 += v4_payload;
-  PutFixed32(&v4, Checksum32(v4_payload));
+  v4_payload.erase(3, 3);                            // the three device counters, zero
+  const std::string v4 = Reframed(v4_payload, 4);
   ASSERT_OK(DecodeManifest(v4, &decoded));
   EXPECT_EQ(decoded.device, DeviceCounters{});
   EXPECT_EQ(decoded.commitlog_first_segment, state.commitlog_first_segment);
@@ -182,12 +174,7 @@ TEST(ManifestTest, ReadsVersionOneWithoutStartBounds) {
     PutVarint64(&v1_payload, entry.generation);
     PutVarint32(&v1_payload, entry.level);
   }
-  std::string v1;
-  PutFixed32(&v1, magic);
-  PutFixed32(&v1, 1);
-  PutFixed32(&v1, static_cast<uint32_t>(v1_payload.size()));
-  v1 += v1_payload;
-  PutFixed32(&v1, Checksum32(v1_payload));
+  const std::string v1 = Reframed(v1_payload, 1);
   ManifestState decoded;
   ASSERT_OK(DecodeManifest(v1, &decoded));
   EXPECT_EQ(decoded.tables[2].sstables, state.tables[2].sstables);
