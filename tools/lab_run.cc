@@ -7,11 +7,13 @@
 #include <ctime>
 #include <filesystem>
 #include <optional>
+#include <span>
 #include <thread>
 
 #include "cassette/clock.h"
 #include "cassette/cql.h"
 #include "cassette/db.h"
+#include "cassette/insert_batch.h"
 #include "cassette/scheduler.h"
 #include "engine/env/counting_file_system.h"
 #include "engine/util/random.h"
@@ -110,6 +112,35 @@ class RowMaker {
     return key;
   }
 
+  // The columns an insert sets, in the order FillInsert fills them: the
+  // partition key, the time column, the payload (if any).
+  std::vector<std::string> InsertColumns() const {
+    std::vector<std::string> columns;
+    for (const auto& [name, kind] : key_types_) columns.push_back(name);
+    columns.push_back(spec_->time_column);
+    if (!spec_->payload_column.empty()) columns.push_back(spec_->payload_column);
+    return columns;
+  }
+
+  // One InsertBatch row of identifier `id` (0 <= id < identifiers) at
+  // `event_second` with `payload_bytes` of payload.
+  void FillInsert(std::span<Value> row, int64_t id, int64_t event_second, Random* random,
+                  int64_t payload_bytes) {
+    if (identifiers_.empty()) {
+      // Built once: an identifier's value is the same in every write.
+      for (int64_t i = 0; i < spec_->identifiers; ++i) {
+        identifiers_.push_back(Identifier(identifier_kind(), i));
+      }
+    }
+    size_t column = 0;
+    for (const auto& [name, kind] : key_types_) {
+      row[column++] = name == spec_->identifier_column ? identifiers_[static_cast<size_t>(id)]
+                                                       : Bucket(kind, event_second);
+    }
+    row[column++] = Value::Timestamp(event_second * 1000);
+    if (!spec_->payload_column.empty()) row[column] = Payload(random, payload_bytes);
+  }
+
   // Payload bytes from a 16-letter alphabet: about half compressible, as
   // readings and event bodies tend to be.
   Value Payload(Random* random, int64_t bytes) const {
@@ -127,6 +158,13 @@ class RowMaker {
   int64_t KeyBytes() const { return 16 + 8 + 8; }
 
  private:
+  TypeKind identifier_kind() const {
+    for (const auto& [name, kind] : key_types_) {
+      if (name == spec_->identifier_column) return kind;
+    }
+    return TypeKind::kText;
+  }
+
   static Value Identifier(TypeKind kind, int64_t id) {
     switch (kind) {
       case TypeKind::kInt:
@@ -167,6 +205,7 @@ class RowMaker {
   const WorkloadSpec* spec_ = nullptr;
   std::vector<std::pair<std::string, TypeKind>> key_types_;
   bool payload_is_blob_ = true;
+  std::vector<Value> identifiers_;
 };
 
 // The writes per second of the whole workload at `second` (UTC).
@@ -258,22 +297,28 @@ Result<LabResult> RunStrategy(const WorkloadSpec& spec, const std::string& strat
   result.strategy = strategy;
   CASSETTE_ASSIGN_OR_RETURN(result.compaction, ParseStrategySpec(strategy));
 
+  const bool in_memory = scratch_dir.empty();
   std::error_code ec;
-  std::filesystem::remove_all(scratch_dir, ec);
-  std::filesystem::create_directories(scratch_dir, ec);
-  if (ec) return Status::IOError("cannot create " + scratch_dir + ": " + ec.message());
+  if (!in_memory) {
+    std::filesystem::remove_all(scratch_dir, ec);
+    std::filesystem::create_directories(scratch_dir, ec);
+    if (ec) return Status::IOError("cannot create " + scratch_dir + ": " + ec.message());
+  }
 
-  auto counting = std::make_shared<CountingFileSystem>(NewPosixFileSystem());
+  auto counting =
+      std::make_shared<CountingFileSystem>(in_memory ? NewMemFileSystem() : NewPosixFileSystem());
   auto clock = std::make_shared<ManualClock>(spec.start_seconds * 1'000'000);
   Options options;
   options.file_system = counting;
   options.clock = clock;
-  options.scheduler = std::make_shared<ManualScheduler>();
+  auto scheduler = std::make_shared<ManualScheduler>();
+  options.scheduler = scheduler;
   options.compaction_threads = 0;  // inline: deterministic
   options.memtable_flush_threshold = spec.memtable_bytes;
   options.compaction_throughput_mib_per_sec = 0;
-  CASSETTE_ASSIGN_OR_RETURN(std::unique_ptr<Database> db,
-                            Database::Open(options, scratch_dir + "/data"));
+  CASSETTE_ASSIGN_OR_RETURN(
+      std::unique_ptr<Database> db,
+      Database::Open(options, in_memory ? "/lab/data" : scratch_dir + "/data"));
   CqlSession session(db.get());
   CASSETTE_RETURN_IF_ERROR(
       session
@@ -318,7 +363,14 @@ Result<LabResult> RunStrategy(const WorkloadSpec& spec, const std::string& strat
   int64_t next_id = 0;
   int64_t sequence = 0;
   const int64_t days = (spec.duration_seconds + 86399) / 86400;
-  std::vector<Mutation> batch;
+  std::vector<Mutation> batch;  // the second's deletes
+  std::vector<InsertBatch> inserts;
+  for (size_t i = 0; i < std::max<size_t>(1, spec.ttl_mix.size()); ++i) {
+    inserts.emplace_back(spec.keyspace, spec.table, rows.InsertColumns());
+    if (i < spec.ttl_mix.size() && spec.ttl_mix[i].seconds >= 0) {
+      inserts.back().UsingTtl(static_cast<int32_t>(spec.ttl_mix[i].seconds));
+    }
+  }
   for (int64_t t = 0; t < spec.duration_seconds; ++t) {
     const int64_t now = spec.start_seconds + t;
     CASSETTE_RETURN_IF_ERROR(clock->Set(now * 1'000'000));
@@ -361,14 +413,16 @@ Result<LabResult> RunStrategy(const WorkloadSpec& spec, const std::string& strat
         ++result.deletes;
         continue;
       }
+      size_t share = 0;  // the TTL mix entry: its InsertBatch
       int64_t ttl = -1;
       if (!spec.ttl_mix.empty()) {
         double pick = random.NextDouble();
-        for (const TtlShare& share : spec.ttl_mix) {
-          ttl = share.seconds;
-          if (pick < share.fraction) break;
-          pick -= share.fraction;
+        for (share = 0; share < spec.ttl_mix.size(); ++share) {
+          ttl = spec.ttl_mix[share].seconds;
+          if (pick < spec.ttl_mix[share].fraction) break;
+          pick -= spec.ttl_mix[share].fraction;
         }
+        share = std::min(share, spec.ttl_mix.size() - 1);
       }
       const int64_t effective_ttl = ttl == -1 ? table_ttl : ttl;
       int64_t payload = spec.row_bytes;
@@ -377,14 +431,9 @@ Result<LabResult> RunStrategy(const WorkloadSpec& spec, const std::string& strat
                        random.Uniform(static_cast<uint64_t>(2 * spec.row_bytes_spread + 1))) -
                    spec.row_bytes_spread;
       }
-      Mutation m(spec.keyspace, spec.table, rows.PartitionKey(id, event));
       // One row per identifier and event second: a second write of the same
       // identifier within a second lands in the same row (an update).
-      auto row = m.Insert({Value::Timestamp(event * 1000)});
-      if (!spec.payload_column.empty())
-        row.Set(spec.payload_column, rows.Payload(&random, payload));
-      if (ttl >= 0) m.UsingTtl(static_cast<int32_t>(ttl));
-      batch.push_back(std::move(m));
+      rows.FillInsert(inserts[share].AddRow(), id, event, &random, payload);
       ++result.writes;
       const int64_t bytes = rows.KeyBytes() + (spec.payload_column.empty() ? 0 : payload);
       result.user_bytes += static_cast<uint64_t>(bytes);
@@ -395,7 +444,20 @@ Result<LabResult> RunStrategy(const WorkloadSpec& spec, const std::string& strat
       // reads; bound the memory of long runs.
       if (history.size() > 4096) history.erase(history.begin(), history.begin() + 2048);
     }
+    // The second's inserts (one InsertBatch per TTL, as a client binds a
+    // prepared INSERT per row), then its deletes. Each call takes the next
+    // write timestamp, so a delete shadows a row inserted in the same
+    // second, as the bookkeeping above assumes.
+    for (InsertBatch& insert : inserts) {
+      if (!insert.empty()) CASSETTE_RETURN_IF_ERROR(db->ApplyInserts(insert));
+      insert.Clear();
+    }
     if (!batch.empty()) CASSETTE_RETURN_IF_ERROR(db->ApplyBatch(batch));
+    // Flushes and the compactions they propose run as soon as they are
+    // queued, as compaction threads would pick them up: left queued until
+    // the next sample, SSTables would pile up and every strategy would look
+    // alike between samples.
+    scheduler->RunUntilIdle();
 
     if (spec.read_interval_seconds > 0) {
       due_reads += 1.0 / spec.read_interval_seconds;
@@ -501,7 +563,7 @@ Result<LabResult> RunStrategy(const WorkloadSpec& spec, const std::string& strat
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   result.simulated_days_per_minute = static_cast<double>(spec.duration_seconds) / 86400.0 /
                                      std::max(1e-9, result.wall_seconds / 60.0);
-  std::filesystem::remove_all(scratch_dir, ec);
+  if (!in_memory) std::filesystem::remove_all(scratch_dir, ec);
   return result;
 }
 
@@ -515,7 +577,9 @@ std::vector<Result<LabResult>> RunStrategies(const WorkloadSpec& spec,
     for (size_t i = next++; i < strategies.size(); i = next++) {
       LabProgress day_done;
       if (progress) day_done = [&, i](int64_t day, int64_t days) { progress(i, day, days); };
-      runs[i] = RunStrategy(spec, strategies[i], scratch_dir + "/" + std::to_string(i), day_done);
+      runs[i] =
+          RunStrategy(spec, strategies[i],
+                      scratch_dir.empty() ? "" : scratch_dir + "/" + std::to_string(i), day_done);
     }
   };
   std::vector<std::thread> threads;

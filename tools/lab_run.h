@@ -3,7 +3,8 @@
 // deterministic mode: a manual clock moved one simulated second at a
 // time, a manual scheduler, compactions run inline when a flush or the
 // strategy's check proposes them, flushes at the memtable threshold. The
-// files are real, in a scratch directory, behind a counting file system.
+// files are kept in memory (or, given a scratch directory, on disk), behind
+// a counting file system.
 #pragma once
 
 #include <cstdint>
@@ -73,7 +74,8 @@ struct LabResult {
 // Called after each simulated day: (day, days in all).
 using LabProgress = std::function<void(int64_t, int64_t)>;
 
-// Runs `spec` with `strategy` in `scratch_dir` (created; emptied first).
+// Runs `spec` with `strategy` in `scratch_dir` (created; emptied first),
+// or in memory when `scratch_dir` is empty.
 Result<LabResult> RunStrategy(const WorkloadSpec& spec, const std::string& strategy,
                               const std::string& scratch_dir, const LabProgress& progress = {});
 
@@ -81,9 +83,9 @@ Result<LabResult> RunStrategy(const WorkloadSpec& spec, const std::string& strat
 using LabStrategyProgress = std::function<void(size_t index, int64_t day, int64_t days)>;
 
 // Runs every strategy, `jobs` at a time on threads, strategy i in
-// scratch_dir/i. Each run has its own database, clock and scheduler and
-// shares nothing with the others, so its figures are the same alone or
-// in company. The results are in the order of `strategies`.
+// scratch_dir/i (in memory when `scratch_dir` is empty). Each run has its own database, clock and
+// scheduler and shares nothing with the others, so its figures are the same alone or in company.
+// The results are in the order of `strategies`.
 std::vector<Result<LabResult>> RunStrategies(const WorkloadSpec& spec,
                                              const std::vector<std::string>& strategies,
                                              const std::string& scratch_dir, size_t jobs,

@@ -262,12 +262,8 @@ int RunSimulateCommand(const SimulateSettings& settings, std::ostream& out, std:
       return 1;
     }
   }
-  std::string scratch = settings.scratch_dir;
-  if (scratch.empty()) {
-    scratch = (std::filesystem::temp_directory_path() /
-               ("cassette-simulate-" + std::to_string(::getpid())))
-                  .string();
-  }
+  // Without --scratch the runs keep their files in memory.
+  const std::string scratch = settings.scratch_dir;
   const bool progress_bar = ::isatty(STDERR_FILENO) != 0;
   const size_t jobs = std::max<size_t>(
       1, std::min<size_t>(settings.jobs > 0 ? settings.jobs : DefaultJobs(), strategies.size()));
@@ -296,17 +292,16 @@ int RunSimulateCommand(const SimulateSettings& settings, std::ostream& out, std:
   std::vector<Result<LabResult>> runs = RunStrategies(spec, strategies, scratch, jobs, report);
   if (progress_bar) err << "\r" << std::string(100, ' ') << "\r" << std::flush;
   std::vector<LabResult> results;
+  std::error_code ec;
   for (size_t i = 0; i < strategies.size(); ++i) {
     if (!runs[i].ok()) {
       err << "cassette simulate: " << strategies[i] << ": " << runs[i].status().ToString() << "\n";
-      std::error_code ec;
-      std::filesystem::remove_all(scratch, ec);
+      if (!scratch.empty()) std::filesystem::remove_all(scratch, ec);
       return 1;
     }
     results.push_back(std::move(runs[i]).value());
   }
-  std::error_code ec;
-  std::filesystem::remove_all(scratch, ec);
+  if (!scratch.empty()) std::filesystem::remove_all(scratch, ec);
   if (!settings.csv_file.empty()) {
     std::ofstream csv(settings.csv_file, std::ios::binary | std::ios::trunc);
     csv << SimulateCsv(results);

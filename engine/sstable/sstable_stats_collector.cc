@@ -60,7 +60,7 @@ void StatsCollector::AddScannedRow(const std::string& clustering, const RowBodyS
       std::max(stats_.max_local_deletion_time, scan.max_local_deletion_time);
   stats_.min_ttl = std::min(stats_.min_ttl, scan.min_ttl);
   stats_.max_ttl = std::max(stats_.max_ttl, scan.max_ttl);
-  stats_.tombstone_drop_times.UpdateTimes(scan.drop_time, scan.drop_time_count);
+  drop_times_.Update(scan.drop_time, scan.drop_time_count);
 }
 
 void StatsCollector::EndPartition(uint64_t partition_bytes, std::string_view last_clustering) {
@@ -69,6 +69,11 @@ void StatsCollector::EndPartition(uint64_t partition_bytes, std::string_view las
   }
   stats_.partition_sizes.Add(partition_bytes);
   stats_.cells_per_partition.Add(partition_cells_);
+}
+
+SSTableStats& StatsCollector::Finish() {
+  stats_.tombstone_drop_times = drop_times_.Build();
+  return stats_;
 }
 
 void StatsCollector::UpdateRowContent(const Row& row) {
@@ -94,7 +99,7 @@ void StatsCollector::UpdateRowContent(const Row& row) {
   int64_t max_ldt = stats_.max_local_deletion_time;
   int32_t min_ttl = stats_.min_ttl;
   int32_t max_ttl = stats_.max_ttl;
-  StreamingHistogram& drop_times = stats_.tombstone_drop_times;
+  StreamingHistogramBuilder& drop_times = drop_times_;
   for (const ColumnData& column : row.columns) {
     if (!column.complex_deletion.IsLive()) {
       ++stats_.complex_deletion_count;
@@ -143,7 +148,7 @@ void StatsCollector::UpdateTimestamp(int64_t ts) {
 void StatsCollector::UpdateLocalDeletionTime(int64_t ldt) {
   stats_.min_local_deletion_time = std::min(stats_.min_local_deletion_time, ldt);
   stats_.max_local_deletion_time = std::max(stats_.max_local_deletion_time, ldt);
-  if (ldt != kNoDeletionTime) stats_.tombstone_drop_times.Update(ldt);
+  if (ldt != kNoDeletionTime) drop_times_.Update(ldt);
 }
 
 void StatsCollector::UpdateTtl(int32_t ttl) {

@@ -12,6 +12,7 @@
 
 #include "engine/mutation/partition_update.h"
 #include "engine/sstable/sstable_stats.h"
+#include "engine/sstable/streaming_histogram_builder.h"
 
 namespace cassette {
 
@@ -29,7 +30,9 @@ class StatsCollector {
   // `last_clustering`: its last row's (ignored when it has none).
   void EndPartition(uint64_t partition_bytes, std::string_view last_clustering);
 
-  SSTableStats& stats() { return stats_; }
+  // The figures of everything added so far, drop-time histogram included.
+  SSTableStats& Finish();
+  // The same without the drop-time histogram, which Finish builds.
   const SSTableStats& stats() const { return stats_; }
 
  private:
@@ -41,6 +44,7 @@ class StatsCollector {
   void UpdateTtl(int32_t ttl);
 
   SSTableStats stats_;
+  StreamingHistogramBuilder drop_times_;
   uint64_t partition_cells_ = 0;
   bool partition_has_rows_ = false;
 };

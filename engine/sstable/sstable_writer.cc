@@ -230,7 +230,7 @@ Result<SSTableStats> SSTableWriter::Finish() {
   Result<IndexSummary> summary = s.ok() ? index_.Finish() : Result<IndexSummary>(s);
   if (!summary.ok()) return Fail(summary.status());
 
-  SSTableStats& stats = collector_.stats();
+  SSTableStats& stats = collector_.Finish();
   stats.uncompressed_size = data_.position();
   stats.compressed_size = data_.stored_bytes();
   stats.creation_time_micros = options_.creation_time_micros;

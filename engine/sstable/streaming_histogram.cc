@@ -9,7 +9,12 @@ namespace cassette {
 
 namespace {
 
-int64_t RoundUp(int64_t point, int64_t unit) {
+// Largest sane histogram; anything bigger in a file is corruption.
+constexpr uint32_t kMaxDecodedBins = 100000;
+
+}  // namespace
+
+int64_t StreamingHistogram::RoundUp(int64_t point, int64_t unit) {
   if (unit <= 1) return point;
   const int64_t rem = ((point % unit) + unit) % unit;
   if (rem == 0) return point;
@@ -17,11 +22,6 @@ int64_t RoundUp(int64_t point, int64_t unit) {
   if (point > std::numeric_limits<int64_t>::max() - up) return std::numeric_limits<int64_t>::max();
   return point + up;
 }
-
-// Largest sane histogram; anything bigger in a file is corruption.
-constexpr uint32_t kMaxDecodedBins = 100000;
-
-}  // namespace
 
 StreamingHistogram::StreamingHistogram(uint32_t max_bins, int64_t round_seconds)
     : max_bins_(std::max<uint32_t>(max_bins, 1)), round_seconds_(round_seconds) {}

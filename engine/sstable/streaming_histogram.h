@@ -68,6 +68,10 @@ class StreamingHistogram {
   }
 
  private:
+  friend class StreamingHistogramBuilder;
+
+  // `point` rounded up to a multiple of `unit` (saturating at INT64_MAX).
+  static int64_t RoundUp(int64_t point, int64_t unit);
   void UpdateSlow(int64_t point, uint64_t count);
   void AddBin(int64_t point, uint64_t count);
   // Remembers the bin the points in [hint_lo_, hint_hi_] round up to.
