@@ -154,7 +154,8 @@ std::string UsageText() {
   cassette commitlog verify|dump [--data DIR]
   cassette simulate WORKLOAD_FILE | --from-data DIR ks.table
                     [--strategy SPEC]... [--duration 3d] [--seed N] [--jobs N]
-                    [--format table|json] [--csv FILE] [--report FILE.html] [--scratch DIR]
+                    [--format table|json] [--csv FILE] [--report FILE.html]
+                    [--sample F] [--sample-check 3d] [--scratch DIR]
   cassette advise --rate R --row-bytes B [--ttl T] [--identifiers N]
                   [--target-partition-mb M] [--format table|json]
   cassette advise --data DIR [--clock system|manual:<ISO-8601>] [--target-partition-mb M]

@@ -1,8 +1,18 @@
 #include "tools/lab_figures.h"
 
+#include <charconv>
+#include <cmath>
 #include <cstdio>
+#include <system_error>
 
 namespace cassette::tools {
+
+std::string Exact(double value) {
+  if (!std::isfinite(value)) return "null";
+  char buffer[32];
+  const auto [end, error] = std::to_chars(buffer, buffer + sizeof(buffer), value);
+  return error == std::errc() ? std::string(buffer, end) : "null";
+}
 
 std::string FixedDigits(double value, int digits) {
   char buffer[64];

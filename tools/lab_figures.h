@@ -33,6 +33,9 @@ std::map<std::string, std::vector<std::string>> LabWins(const std::vector<LabRes
 // fewer than two results.
 std::string LabRecommendation(const std::vector<LabResult>& results);
 
+// The shortest text that reads back as the same double (JSON, CSV);
+// "null" for what JSON cannot hold.
+std::string Exact(double value);
 // printf("%.*f").
 std::string FixedDigits(double value, int digits);
 // Bytes as decimal megabytes with two digits ("12.35").

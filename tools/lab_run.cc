@@ -17,6 +17,8 @@
 #include "cassette/scheduler.h"
 #include "engine/env/counting_file_system.h"
 #include "engine/util/random.h"
+#include "tools/lab_figures.h"
+#include "tools/lab_sampling.h"
 
 namespace cassette::tools {
 namespace {
@@ -290,12 +292,23 @@ Result<std::map<std::string, std::string>> ParseStrategySpec(const std::string& 
   return compaction;
 }
 
-Result<LabResult> RunStrategy(const WorkloadSpec& spec, const std::string& strategy,
-                              const std::string& scratch_dir, const LabProgress& progress) {
+namespace {
+
+// RunStrategy of a workload that is not sampled (any more).
+Result<LabResult> RunWorkload(const WorkloadSpec& spec, const std::string& strategy,
+                              const std::string& scratch_dir, const LabProgress& progress,
+                              bool keep_files) {
   const auto wall_start = std::chrono::steady_clock::now();
   LabResult result;
   result.strategy = strategy;
   CASSETTE_ASSIGN_OR_RETURN(result.compaction, ParseStrategySpec(strategy));
+  std::string scaled_sizes;
+  const std::map<std::string, std::string> compaction =
+      ScaleStrategySizes(result.compaction, spec.size_scale, &scaled_sizes);
+  if (!scaled_sizes.empty()) {
+    result.notes.push_back("strategy sizes scaled x" + Exact(spec.size_scale) + ": " +
+                           scaled_sizes);
+  }
 
   const bool in_memory = scratch_dir.empty();
   std::error_code ec;
@@ -327,7 +340,7 @@ Result<LabResult> RunStrategy(const WorkloadSpec& spec, const std::string& strat
           .status());
   CASSETTE_RETURN_IF_ERROR(session.Execute(spec.create_table_cql).status());
   std::string compaction_cql;
-  for (const auto& [key, value] : result.compaction) {
+  for (const auto& [key, value] : compaction) {
     compaction_cql += (compaction_cql.empty() ? "" : ", ") + Quote(key) + ": " + Quote(value);
   }
   Result<CqlResult> altered = session.Execute("ALTER TABLE " + spec.keyspace + "." + spec.table +
@@ -436,7 +449,7 @@ Result<LabResult> RunStrategy(const WorkloadSpec& spec, const std::string& strat
       rows.FillInsert(inserts[share].AddRow(), id, event, &random, payload);
       ++result.writes;
       const int64_t bytes = rows.KeyBytes() + (spec.payload_column.empty() ? 0 : payload);
-      result.user_bytes += static_cast<uint64_t>(bytes);
+      result.logical_bytes += static_cast<uint64_t>(bytes);
       const int64_t expires = effective_ttl > 0 ? now + effective_ttl : INT64_MAX;
       history.push_back({event, expires, bytes});
       live_by_expiry[expires] += bytes;
@@ -525,8 +538,12 @@ Result<LabResult> RunStrategy(const WorkloadSpec& spec, const std::string& strat
   const DeviceStats device = db->GetDeviceStats();
   result.sstable_bytes_written = static_cast<uint64_t>(stats.bytes_flushed + stats.bytes_compacted);
   result.device_bytes_written = device.bytes_written;
+  // Amplification against what the engine counts as written by users (the
+  // writes' encoded size, as its commit log holds them), so that the lab
+  // says what `cassette stats` says of the same table.
+  result.user_bytes = static_cast<uint64_t>(stats.bytes_written_by_users);
   const double user = std::max<double>(1, static_cast<double>(result.user_bytes));
-  result.write_amplification = static_cast<double>(result.sstable_bytes_written) / user;
+  result.write_amplification = stats.write_amplification;
   result.total_write_amplification = static_cast<double>(result.device_bytes_written) / user;
   result.peak_disk_bytes = counting->peak_bytes_in_files();
   result.final_disk_bytes = counting->bytes_in_files();
@@ -563,32 +580,61 @@ Result<LabResult> RunStrategy(const WorkloadSpec& spec, const std::string& strat
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   result.simulated_days_per_minute = static_cast<double>(spec.duration_seconds) / 86400.0 /
                                      std::max(1e-9, result.wall_seconds / 60.0);
-  if (!in_memory) std::filesystem::remove_all(scratch_dir, ec);
+  if (!in_memory && !keep_files) std::filesystem::remove_all(scratch_dir, ec);
   return result;
+}
+
+}  // namespace
+
+Result<LabResult> RunStrategy(const WorkloadSpec& spec, const std::string& strategy,
+                              const std::string& scratch_dir, const LabProgress& progress,
+                              bool keep_files) {
+  if (spec.sample >= 1) return RunWorkload(spec, strategy, scratch_dir, progress, keep_files);
+  double fraction = 1;
+  const WorkloadSpec sampled = SampledWorkload(spec, spec.sample, &fraction);
+  CASSETTE_ASSIGN_OR_RETURN(LabResult result,
+                            RunWorkload(sampled, strategy, scratch_dir, progress, keep_files));
+  const double simulated_days_per_minute = result.simulated_days_per_minute;
+  ScaleUpResult(fraction, &result);
+  result.simulated_days_per_minute = simulated_days_per_minute;
+  result.notes.insert(result.notes.begin(),
+                      "sampled: " + std::to_string(sampled.identifiers) + " of " +
+                          std::to_string(spec.identifiers) +
+                          " identifiers; byte figures and counts scaled back x" +
+                          Exact(1 / fraction));
+  return result;
+}
+
+std::vector<Result<LabResult>> RunLabJobs(const std::vector<LabJob>& jobs,
+                                          const std::string& scratch_dir, size_t threads,
+                                          const LabStrategyProgress& progress) {
+  std::vector<std::optional<Result<LabResult>>> runs(jobs.size());
+  std::atomic<size_t> next{0};
+  auto worker = [&] {
+    for (size_t i = next++; i < jobs.size(); i = next++) {
+      LabProgress day_done;
+      if (progress) day_done = [&, i](int64_t day, int64_t days) { progress(i, day, days); };
+      runs[i] =
+          RunStrategy(jobs[i].spec, jobs[i].strategy,
+                      scratch_dir.empty() ? "" : scratch_dir + "/" + std::to_string(i), day_done);
+    }
+  };
+  std::vector<std::thread> pool;
+  for (size_t t = 1; t < std::max<size_t>(1, threads); ++t) pool.emplace_back(worker);
+  worker();
+  for (std::thread& t : pool) t.join();
+  std::vector<Result<LabResult>> results;
+  for (std::optional<Result<LabResult>>& run : runs) results.push_back(std::move(*run));
+  return results;
 }
 
 std::vector<Result<LabResult>> RunStrategies(const WorkloadSpec& spec,
                                              const std::vector<std::string>& strategies,
                                              const std::string& scratch_dir, size_t jobs,
                                              const LabStrategyProgress& progress) {
-  std::vector<std::optional<Result<LabResult>>> runs(strategies.size());
-  std::atomic<size_t> next{0};
-  auto worker = [&] {
-    for (size_t i = next++; i < strategies.size(); i = next++) {
-      LabProgress day_done;
-      if (progress) day_done = [&, i](int64_t day, int64_t days) { progress(i, day, days); };
-      runs[i] =
-          RunStrategy(spec, strategies[i],
-                      scratch_dir.empty() ? "" : scratch_dir + "/" + std::to_string(i), day_done);
-    }
-  };
-  std::vector<std::thread> threads;
-  for (size_t t = 1; t < std::max<size_t>(1, jobs); ++t) threads.emplace_back(worker);
-  worker();
-  for (std::thread& t : threads) t.join();
-  std::vector<Result<LabResult>> results;
-  for (std::optional<Result<LabResult>>& run : runs) results.push_back(std::move(*run));
-  return results;
+  std::vector<LabJob> list;
+  for (const std::string& strategy : strategies) list.push_back({spec, strategy});
+  return RunLabJobs(list, scratch_dir, jobs, progress);
 }
 
 }  // namespace cassette::tools

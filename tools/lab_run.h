@@ -38,10 +38,11 @@ struct LabResult {
   std::string strategy;  // the spec as given
   std::map<std::string, std::string> compaction;
   // Deterministic figures (same workload and seed: same values).
-  uint64_t user_bytes = 0;
+  uint64_t user_bytes = 0;               // as the engine counts them (`cassette stats`)
+  uint64_t logical_bytes = 0;            // key and payload bytes of the rows written
   uint64_t sstable_bytes_written = 0;    // flushed + compacted
   uint64_t device_bytes_written = 0;     // everything, commit log included
-  double write_amplification = 0;        // SSTable bytes / user bytes
+  double write_amplification = 0;        // SSTable bytes / user bytes (the engine's figure)
   double total_write_amplification = 0;  // device bytes / user bytes
   uint64_t peak_disk_bytes = 0;          // sampled at every sample point and compaction
   uint64_t final_disk_bytes = 0;
@@ -75,12 +76,27 @@ struct LabResult {
 using LabProgress = std::function<void(int64_t, int64_t)>;
 
 // Runs `spec` with `strategy` in `scratch_dir` (created; emptied first),
-// or in memory when `scratch_dir` is empty.
+// or in memory when `scratch_dir` is empty. `keep_files`: leave the
+// database in scratch_dir/data afterwards (closed), for inspection.
 Result<LabResult> RunStrategy(const WorkloadSpec& spec, const std::string& strategy,
-                              const std::string& scratch_dir, const LabProgress& progress = {});
+                              const std::string& scratch_dir, const LabProgress& progress = {},
+                              bool keep_files = false);
 
 // Called from the thread running strategy `index` after each simulated day.
 using LabStrategyProgress = std::function<void(size_t index, int64_t day, int64_t days)>;
+
+// A run to make: a workload and a strategy.
+struct LabJob {
+  WorkloadSpec spec;
+  std::string strategy;
+};
+
+// Runs every job, `threads` at a time, job i in scratch_dir/i (in memory
+// when `scratch_dir` is empty); `progress` gets the job's index. The
+// results are in the order of `jobs`.
+std::vector<Result<LabResult>> RunLabJobs(const std::vector<LabJob>& jobs,
+                                          const std::string& scratch_dir, size_t threads,
+                                          const LabStrategyProgress& progress = {});
 
 // Runs every strategy, `jobs` at a time on threads, strategy i in
 // scratch_dir/i (in memory when `scratch_dir` is empty). Each run has its own database, clock and

@@ -231,6 +231,8 @@ void Check(Reader* r, const WorkloadSpec& s) {
   need(s.duration_seconds >= 1, "run.duration must be at least 1 second");
   need(s.sample_seconds >= 1, "run.sample_every must be at least 1 second");
   need(s.memtable_bytes >= 4096, "run.memtable_bytes must be at least 4096");
+  need(s.sample > 0 && s.sample <= 1, "run.sample must be in (0, 1]");
+  need(s.sample_check_seconds >= 0, "run.sample_check must not be negative");
 }
 
 }  // namespace
@@ -318,6 +320,8 @@ Result<WorkloadSpec> ParseWorkload(std::string_view text, const std::string& nam
   r.GetDuration("run", "sample_every", &spec.sample_seconds);
   r.Get("run", "seed", &spec.seed);
   r.Get("run", "memtable_bytes", &spec.memtable_bytes);
+  r.Get("run", "sample", &spec.sample);
+  r.GetDuration("run", "sample_check", &spec.sample_check_seconds);
   ReadStrategies(&r, &spec);
 
   r.CheckUnknownKeys();

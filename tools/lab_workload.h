@@ -64,6 +64,15 @@ struct WorkloadSpec {
   uint64_t seed = 1;
   uint64_t memtable_bytes = 4 << 20;
   std::vector<std::string> strategies;  // SPECs, as --strategy takes them
+  // Sampling (tools/lab_sampling.h): replay this fraction of the
+  // identifiers, with the sizes scaled to match, and measure the error
+  // that makes over `sample_check_seconds` (0: a tenth of the duration,
+  // at least a day, at most the duration).
+  double sample = 1;
+  int64_t sample_check_seconds = 0;
+  // Set by sampling, not read from the file: what the byte sizes of the
+  // strategy's options are multiplied by.
+  double size_scale = 1;
 };
 
 // Parses and checks a workload. InvalidArgument listing every problem

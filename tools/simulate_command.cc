@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include "engine/types/type_codec.h"
@@ -17,13 +18,6 @@
 
 namespace cassette::tools {
 namespace {
-
-// Shortest text that reads back as the same double (JSON, CSV).
-std::string Exact(double value) {
-  char buffer[32];
-  const auto [end, error] = std::to_chars(buffer, buffer + sizeof(buffer), value);
-  return error == std::errc() ? std::string(buffer, end) : "null";
-}
 
 size_t DefaultJobs() { return std::max(1u, std::thread::hardware_concurrency()); }
 
@@ -109,6 +103,23 @@ Result<SimulateSettings> ParseSimulateArguments(const std::vector<std::string>& 
     } else if (flag == "--from-data") {
       CASSETTE_ASSIGN_OR_RETURN(settings.from_data_dir, value());
       CASSETTE_ASSIGN_OR_RETURN(settings.from_data_table, value());
+    } else if (flag == "--sample") {
+      CASSETTE_ASSIGN_OR_RETURN(std::string text, value());
+      double fraction = 0;
+      const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), fraction);
+      if (error != std::errc() || end != text.data() + text.size() || !(fraction > 0) ||
+          fraction > 1) {
+        return Status::InvalidArgument("--sample takes a fraction in (0, 1], not '" + text + "'");
+      }
+      settings.sample = fraction;
+    } else if (flag == "--sample-check") {
+      CASSETTE_ASSIGN_OR_RETURN(std::string text, value());
+      Result<int64_t> seconds = ParseDuration(text);
+      if (!seconds.ok() || *seconds <= 0) {
+        return Status::InvalidArgument(
+            "--sample-check takes a duration such as 3d, 12h or 90m, not '" + text + "'");
+      }
+      settings.sample_check_seconds = *seconds;
     } else if (flag == "--scratch") {
       CASSETTE_ASSIGN_OR_RETURN(settings.scratch_dir, value());
     } else if (!flag.empty() && flag[0] != '-' && settings.workload_file.empty()) {
@@ -124,7 +135,8 @@ Result<SimulateSettings> ParseSimulateArguments(const std::vector<std::string>& 
   return settings;
 }
 
-std::string SimulateTable(const WorkloadSpec& spec, const std::vector<LabResult>& results) {
+std::string SimulateTable(const WorkloadSpec& spec, const std::vector<LabResult>& results,
+                          const LabSampling* sampling) {
   std::string out = spec.keyspace + "." + spec.table + ", " + DurationText(spec.duration_seconds) +
                     " simulated, " + std::to_string(spec.identifiers) + " identifiers, seed " +
                     std::to_string(spec.seed) + "\n";
@@ -154,14 +166,18 @@ std::string SimulateTable(const WorkloadSpec& spec, const std::vector<LabResult>
   for (const LabResult& r : results) {
     for (const std::string& note : r.notes) out += "note (" + r.strategy + "): " + note + "\n";
   }
+  if (sampling != nullptr) out += SamplingText(*sampling);
   return out;
 }
 
-std::string SimulateJson(const WorkloadSpec& spec, const std::vector<LabResult>& results) {
+std::string SimulateJson(const WorkloadSpec& spec, const std::vector<LabResult>& results,
+                         const LabSampling* sampling) {
   std::string out = "{\"workload\":{\"table\":" + JsonQuote(spec.keyspace + "." + spec.table) +
                     ",\"duration_seconds\":" + std::to_string(spec.duration_seconds) +
                     ",\"identifiers\":" + std::to_string(spec.identifiers) +
-                    ",\"seed\":" + std::to_string(spec.seed) + "},\"strategies\":[";
+                    ",\"seed\":" + std::to_string(spec.seed) + "}";
+  if (sampling != nullptr) out += ",\"sampling\":" + SamplingJson(*sampling);
+  out += ",\"strategies\":[";
   for (size_t i = 0; i < results.size(); ++i) {
     const LabResult& r = results[i];
     if (i > 0) out += ",";
@@ -179,6 +195,7 @@ std::string SimulateJson(const WorkloadSpec& spec, const std::vector<LabResult>&
     number("deletes", std::to_string(r.deletes));
     number("reads", std::to_string(r.reads));
     number("user_bytes", std::to_string(r.user_bytes));
+    number("logical_bytes", std::to_string(r.logical_bytes));
     number("sstable_bytes_written", std::to_string(r.sstable_bytes_written));
     number("device_bytes_written", std::to_string(r.device_bytes_written));
     number("write_amplification", Exact(r.write_amplification));
@@ -210,9 +227,10 @@ std::string SimulateJson(const WorkloadSpec& spec, const std::vector<LabResult>&
     out += ",\"notes\":[";
     for (size_t n = 0; n < r.notes.size(); ++n) out += (n ? "," : "") + JsonQuote(r.notes[n]);
     out += "]";
+    // Wall-clock figures: they differ from run to run.
+    number("simulated_days_per_minute", Exact(r.simulated_days_per_minute));
     out += ",\"wall\":{\"seconds\":" + Exact(r.wall_seconds) +
-           ",\"compaction_seconds\":" + Exact(r.compaction_cpu_seconds) +
-           ",\"simulated_days_per_minute\":" + Exact(r.simulated_days_per_minute) + "}}";
+           ",\"compaction_seconds\":" + Exact(r.compaction_cpu_seconds) + "}}";
   }
   return out + "]}\n";
 }
@@ -262,14 +280,30 @@ int RunSimulateCommand(const SimulateSettings& settings, std::ostream& out, std:
       return 1;
     }
   }
+  if (settings.sample > 0) spec.sample = settings.sample;
+  if (settings.sample_check_seconds > 0) spec.sample_check_seconds = settings.sample_check_seconds;
+  // Every strategy's run; when sampling, then every strategy's full run of
+  // the check's smaller workload, then that workload sampled.
+  std::vector<LabJob> job_list;
+  for (const std::string& strategy : strategies) job_list.push_back({spec, strategy});
+  const bool sampling = spec.sample < 1;
+  if (sampling) {
+    for (const std::string& strategy : strategies) {
+      job_list.push_back({SamplingCheckFullWorkload(spec), strategy});
+    }
+    for (const std::string& strategy : strategies) {
+      job_list.push_back({SamplingCheckSampledWorkload(spec), strategy});
+    }
+  }
   // Without --scratch the runs keep their files in memory.
   const std::string scratch = settings.scratch_dir;
   const bool progress_bar = ::isatty(STDERR_FILENO) != 0;
   const size_t jobs = std::max<size_t>(
-      1, std::min<size_t>(settings.jobs > 0 ? settings.jobs : DefaultJobs(), strategies.size()));
+      1, std::min<size_t>(settings.jobs > 0 ? settings.jobs : DefaultJobs(), job_list.size()));
   std::mutex mu;
-  std::vector<int64_t> days_done(strategies.size(), 0);
-  const int64_t days_each = (spec.duration_seconds + 86399) / 86400;
+  std::vector<int64_t> days_done(job_list.size(), 0);
+  int64_t all_days = 0;
+  for (const LabJob& job : job_list) all_days += (job.spec.duration_seconds + 86399) / 86400;
   const auto start = std::chrono::steady_clock::now();
   LabStrategyProgress report;
   if (progress_bar) {
@@ -281,26 +315,44 @@ int RunSimulateCommand(const SimulateSettings& settings, std::ostream& out, std:
       const double minutes =
           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() / 60;
       const double rate = minutes > 0 ? static_cast<double>(done) / minutes : 0;
-      const int64_t all = days_each * static_cast<int64_t>(strategies.size());
-      err << "\rsimulated days " << done << " of " << all << " (" << strategies.size()
-          << " strategies, " << jobs << " at a time), " << FixedDigits(rate, 1) << " days/min, ETA "
-          << (rate > 0 ? FixedDigits(static_cast<double>(all - done) / rate, 1) + " min"
+      err << "\rsimulated days " << done << " of " << all_days << " (" << job_list.size()
+          << " runs, " << jobs << " at a time), " << FixedDigits(rate, 1) << " days/min, ETA "
+          << (rate > 0 ? FixedDigits(static_cast<double>(all_days - done) / rate, 1) + " min"
                        : std::string("-"))
           << "   " << std::flush;
     };
   }
-  std::vector<Result<LabResult>> runs = RunStrategies(spec, strategies, scratch, jobs, report);
+  std::vector<Result<LabResult>> runs = RunLabJobs(job_list, scratch, jobs, report);
   if (progress_bar) err << "\r" << std::string(100, ' ') << "\r" << std::flush;
-  std::vector<LabResult> results;
+  std::vector<LabResult> all;
   std::error_code ec;
-  for (size_t i = 0; i < strategies.size(); ++i) {
+  for (size_t i = 0; i < job_list.size(); ++i) {
     if (!runs[i].ok()) {
-      err << "cassette simulate: " << strategies[i] << ": " << runs[i].status().ToString() << "\n";
+      err << "cassette simulate: " << job_list[i].strategy
+          << (i >= strategies.size() ? " (sampling check)" : "") << ": "
+          << runs[i].status().ToString() << "\n";
       if (!scratch.empty()) std::filesystem::remove_all(scratch, ec);
       return 1;
     }
-    results.push_back(std::move(runs[i]).value());
+    all.push_back(std::move(runs[i]).value());
   }
+  const size_t n = strategies.size();
+  std::vector<LabResult> results(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(n));
+  std::optional<LabSampling> sampled;
+  if (sampling) {
+    sampled.emplace();
+    const WorkloadSpec check = SamplingCheckFullWorkload(spec);
+    sampled->fraction =
+        static_cast<double>(check.identifiers) / static_cast<double>(spec.identifiers);
+    sampled->identifiers = spec.identifiers;
+    sampled->sampled_identifiers = check.identifiers;
+    sampled->check_seconds = check.duration_seconds;
+    sampled->check_identifiers = check.identifiers;
+    for (size_t i = 0; i < n; ++i) {
+      sampled->checks.push_back(CompareSampledRun(all[n + i], all[2 * n + i]));
+    }
+  }
+  const LabSampling* sampling_figures = sampled ? &*sampled : nullptr;
   if (!scratch.empty()) std::filesystem::remove_all(scratch, ec);
   if (!settings.csv_file.empty()) {
     std::ofstream csv(settings.csv_file, std::ios::binary | std::ios::trunc);
@@ -312,13 +364,20 @@ int RunSimulateCommand(const SimulateSettings& settings, std::ostream& out, std:
   }
   if (!settings.report_file.empty()) {
     std::ofstream report(settings.report_file, std::ios::binary | std::ios::trunc);
-    report << LabReportHtml(spec, results);
+    std::string html = LabReportHtml(spec, results);
+    if (sampling_figures != nullptr) {
+      const size_t body_end = html.rfind("</body>");
+      html.insert(body_end == std::string::npos ? html.size() : body_end,
+                  SamplingHtml(*sampling_figures));
+    }
+    report << html;
     if (!report) {
       err << "cassette simulate: cannot write " << settings.report_file << "\n";
       return 1;
     }
   }
-  out << (settings.json ? SimulateJson(spec, results) : SimulateTable(spec, results));
+  out << (settings.json ? SimulateJson(spec, results, sampling_figures)
+                        : SimulateTable(spec, results, sampling_figures));
   return 0;
 }
 
