@@ -376,7 +376,7 @@ Result<LabResult> RunWorkload(const WorkloadSpec& spec, const std::string& strat
   int64_t next_id = 0;
   int64_t sequence = 0;
   const int64_t days = (spec.duration_seconds + 86399) / 86400;
-  std::vector<Mutation> batch;  // the second's deletes
+  std::vector<Mutation> batch;  // the second's deletes and event-stamped writes
   std::vector<InsertBatch> inserts;
   for (size_t i = 0; i < std::max<size_t>(1, spec.ttl_mix.size()); ++i) {
     inserts.emplace_back(spec.keyspace, spec.table, rows.InsertColumns());
@@ -446,7 +446,20 @@ Result<LabResult> RunWorkload(const WorkloadSpec& spec, const std::string& strat
       }
       // One row per identifier and event second: a second write of the same
       // identifier within a second lands in the same row (an update).
-      rows.FillInsert(inserts[share].AddRow(), id, event, &random, payload);
+      if (event < now && spec.event_timestamps) {
+        // A late write stamped with its event time (USING TIMESTAMP), as
+        // pipelines that backfill do: TWCS files it in its event's window.
+        Mutation m(spec.keyspace, spec.table, rows.PartitionKey(id, event));
+        auto row = m.Insert({Value::Timestamp(event * 1000)});
+        if (!spec.payload_column.empty()) {
+          row.Set(spec.payload_column, rows.Payload(&random, payload));
+        }
+        if (ttl >= 0) m.UsingTtl(static_cast<int32_t>(ttl));
+        m.UsingTimestamp(event * 1'000'000);
+        batch.push_back(std::move(m));
+      } else {
+        rows.FillInsert(inserts[share].AddRow(), id, event, &random, payload);
+      }
       ++result.writes;
       const int64_t bytes = rows.KeyBytes() + (spec.payload_column.empty() ? 0 : payload);
       result.logical_bytes += static_cast<uint64_t>(bytes);
@@ -458,7 +471,8 @@ Result<LabResult> RunWorkload(const WorkloadSpec& spec, const std::string& strat
       if (history.size() > 4096) history.erase(history.begin(), history.begin() + 2048);
     }
     // The second's inserts (one InsertBatch per TTL, as a client binds a
-    // prepared INSERT per row), then its deletes. Each call takes the next
+    // prepared INSERT per row), then its deletes and late writes stamped
+    // with their event time. Each call takes the next
     // write timestamp, so a delete shadows a row inserted in the same
     // second, as the bookkeeping above assumes.
     for (InsertBatch& insert : inserts) {

@@ -304,6 +304,13 @@ Result<WorkloadSpec> ParseWorkload(std::string_view text, const std::string& nam
   ReadTtlMix(&r, &spec);
   r.Get("writes", "late_fraction", &spec.late_fraction);
   r.GetDuration("writes", "late_max", &spec.late_max_seconds);
+  std::string timestamps = "arrival";
+  if (r.Get("writes", "timestamps", &timestamps) && timestamps != "arrival" &&
+      timestamps != "event") {
+    r.Problem(r.Find("writes", "timestamps"),
+              "writes.timestamps must be \"arrival\" or \"event\", not \"" + timestamps + "\"");
+  }
+  spec.event_timestamps = timestamps == "event";
 
   r.Get("deletes", "row_fraction", &spec.row_delete_fraction);
   r.Get("deletes", "partition_fraction", &spec.partition_delete_fraction);

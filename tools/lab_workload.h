@@ -43,6 +43,10 @@ struct WorkloadSpec {
   std::vector<TtlShare> ttl_mix;  // empty: every write takes the table's default
   double late_fraction = 0;       // writes whose event time lags
   int64_t late_max_seconds = 0;   // lateness uniform in (0, max]
+  // writes.timestamps: "arrival" (false; the server's clock, as a plain
+  // INSERT gets) or "event" (true): late writes carry their event time
+  // as USING TIMESTAMP.
+  bool event_timestamps = false;
 
   // [deletes], fractions of writes
   double row_delete_fraction = 0;

@@ -235,6 +235,30 @@ TEST(LabRunTest, ParallelRunsGiveWhatSequentialRunsGive) {
   EXPECT_NE(one.find("\"strategy\":\"lcs\""), std::string::npos) << one;
 }
 
+// Late writes stamped with their event time (writes.timestamps = "event")
+// belong to older TWCS windows. Split at flush by window (cassette's
+// default, as ScyllaDB's), they land in their own window's files and the
+// old windows stay droppable whole; in one file per flush (Cassandra's
+// way, split_output_by_window=false) each flush file also holds older
+// windows' rows, so the expired windows it overlaps wait for it.
+TEST(LabRunTest, LateWritesKeepOldWindowsDroppableWhenFlushesSplitByWindow) {
+  Result<WorkloadSpec> spec = ParseWorkload(TinyWorkload(3), "tiny.toml");
+  ASSERT_TRUE(spec.ok()) << spec.status().ToString();
+  spec->late_fraction = 0.1;
+  spec->late_max_seconds = 1800;
+  spec->event_timestamps = true;
+  const std::string twcs = "twcs:compaction_window_unit=MINUTES,compaction_window_size=10";
+  Result<LabResult> split = RunStrategy(*spec, twcs, "");
+  ASSERT_TRUE(split.ok()) << split.status().ToString();
+  Result<LabResult> whole = RunStrategy(*spec, twcs + ",split_output_by_window=false", "");
+  ASSERT_TRUE(whole.ok()) << whole.status().ToString();
+  // Split: more expired data leaves whole, and less is still on disk at
+  // the end (nothing waits for a newer flush file to expire).
+  EXPECT_GT(split->expired_bytes_dropped_whole, whole->expired_bytes_dropped_whole);
+  EXPECT_LT(split->final_disk_bytes, whole->final_disk_bytes);
+  EXPECT_LT(split->peak_disk_bytes, whole->peak_disk_bytes);
+}
+
 // --from-data: the workload of an existing table, replayable as it is.
 TEST(LabFromDataTest, DerivesTheWorkloadOfATable) {
   auto fs = NewMemFileSystem();
