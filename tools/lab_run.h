@@ -44,7 +44,11 @@ struct LabResult {
   uint64_t device_bytes_written = 0;     // everything, commit log included
   double write_amplification = 0;        // SSTable bytes / user bytes (the engine's figure)
   double total_write_amplification = 0;  // device bytes / user bytes
-  uint64_t peak_disk_bytes = 0;          // sampled at every sample point and compaction
+  uint64_t peak_disk_bytes = 0;          // the most the files held at any moment
+  // The most a compaction (or a second's flushes and compactions) held on
+  // disk above both what was there before and what was left after: the
+  // free space a run needs beyond its data.
+  uint64_t peak_temporary_bytes = 0;
   uint64_t final_disk_bytes = 0;
   uint64_t live_logical_bytes = 0;  // rows neither expired nor deleted at the end
   double space_amplification = 0;   // final SSTable bytes / live logical bytes
@@ -68,7 +72,7 @@ struct LabResult {
   std::vector<std::string> notes;  // caveats of this run
   // Wall-clock figures (differ between runs).
   double wall_seconds = 0;
-  double compaction_cpu_seconds = 0;
+  double compaction_cpu_seconds = 0;  // CPU time in flushes and compactions
   double simulated_days_per_minute = 0;
 };
 

@@ -48,6 +48,8 @@ const std::vector<CheckedFigure>& CheckedFigures() {
       {"space_amplification", [](const LabResult& r) { return r.space_amplification; }},
       {"peak_disk_bytes",
        [](const LabResult& r) { return static_cast<double>(r.peak_disk_bytes); }},
+      {"peak_temporary_bytes",
+       [](const LabResult& r) { return static_cast<double>(r.peak_temporary_bytes); }},
       {"final_disk_bytes",
        [](const LabResult& r) { return static_cast<double>(r.final_disk_bytes); }},
       {"sstable_count", [](const LabResult& r) { return static_cast<double>(r.sstable_count); }},
@@ -146,7 +148,7 @@ void ScaleUpResult(double fraction, LabResult* r) {
   };
   for (uint64_t* v :
        {&r->user_bytes, &r->logical_bytes, &r->sstable_bytes_written, &r->device_bytes_written,
-        &r->peak_disk_bytes, &r->final_disk_bytes, &r->live_logical_bytes,
+        &r->peak_disk_bytes, &r->peak_temporary_bytes, &r->final_disk_bytes, &r->live_logical_bytes,
         &r->compaction_bytes_read, &r->compaction_bytes_written, &r->expired_bytes_dropped_whole,
         &r->expired_bytes_rewritten, &r->writes, &r->deletes}) {
     bytes(v);

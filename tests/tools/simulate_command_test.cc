@@ -205,6 +205,10 @@ TEST(LabRunTest, TwcsDropsExpiredWindowsWholeWhereStcsRewrites) {
   EXPECT_GT(twcs->expired_bytes_dropped_whole, 0u);
   EXPECT_EQ(twcs->expired_bytes_rewritten, 0u);
   EXPECT_GT(stcs->expired_bytes_rewritten, 0u);
+  // STCS's compactions write their outputs before deleting the inputs.
+  EXPECT_GT(stcs->peak_temporary_bytes, 0u);
+  EXPECT_LT(stcs->peak_temporary_bytes, stcs->peak_disk_bytes);
+  EXPECT_GT(stcs->compaction_cpu_seconds, 0);
   // The report's table says it in its rows.
   const std::string table = SimulateTable(*spec, {*twcs, *stcs});
   EXPECT_NE(table.find("expired data dropped whole (MB)"), std::string::npos) << table;
