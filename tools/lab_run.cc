@@ -67,10 +67,12 @@ class RowMaker {
     m.spec_ = &spec;
     for (size_t index : schema.partition_key()) {
       const ColumnDefinition& c = schema.columns()[index];
-      if (c.name != spec.identifier_column && c.name != spec.bucket_column) {
+      if (c.name != spec.identifier_column && c.name != spec.bucket_column &&
+          c.name != spec.hash_column) {
         return Status::InvalidArgument("partition key column " + c.name +
-                                       " is neither table.identifier_column nor "
-                                       "table.bucket_column: the lab cannot fill it");
+                                       " is none of table.identifier_column, "
+                                       "table.bucket_column and table.hash_column: the lab "
+                                       "cannot fill it");
       }
       m.key_types_.push_back({c.name, c.type.kind()});
     }
@@ -87,6 +89,13 @@ class RowMaker {
     }
     for (const auto& [name, kind] : m.key_types_) {
       const bool id = name == spec.identifier_column;
+      if (name == spec.hash_column) {
+        if (kind != TypeKind::kInt && kind != TypeKind::kBigint) {
+          return Status::InvalidArgument(name +
+                                         ": the lab fills a sub-bucket of type int or bigint");
+        }
+        continue;
+      }
       const bool ok =
           id ? (kind == TypeKind::kText || kind == TypeKind::kAscii || kind == TypeKind::kInt ||
                 kind == TypeKind::kBigint || kind == TypeKind::kUuid)
@@ -111,17 +120,33 @@ class RowMaker {
     return m;
   }
 
+  // The partition of identifier `id`'s row at `event_second`: its time
+  // bucket and, with table.hash_column, its sub-bucket.
   std::vector<Value> PartitionKey(int64_t id, int64_t event_second) const {
-    std::vector<Value> key;
-    for (const auto& [name, kind] : key_types_) {
-      if (name == spec_->identifier_column) {
-        key.push_back(Identifier(kind, id));
-      } else {
-        key.push_back(Bucket(kind, event_second));
-      }
-    }
-    return key;
+    return KeyIn(id, event_second, SubBucket(id, event_second));
   }
+
+  // Every partition of `id`'s time bucket at `event_second`: one per
+  // sub-bucket, what a reader of the bucket fans out to.
+  std::vector<std::vector<Value>> BucketPartitions(int64_t id, int64_t event_second) const {
+    std::vector<std::vector<Value>> keys;
+    for (int64_t sub = 0; sub < sub_buckets(); ++sub) keys.push_back(KeyIn(id, event_second, sub));
+    return keys;
+  }
+
+  // The sub-bucket of a row (0 without table.hash_column): a hash of its
+  // identifier and event time, so an identifier's rows spread evenly over
+  // the sub-buckets, as an event id's hash spreads them.
+  int64_t SubBucket(int64_t id, int64_t event_second) const {
+    if (spec_->hash_column.empty()) return 0;
+    uint64_t x =
+        static_cast<uint64_t>(id) * 0x9E3779B97F4A7C15ull ^ static_cast<uint64_t>(event_second);
+    x ^= x >> 31;
+    x *= 0xBF58476D1CE4E5B9ull;
+    x ^= x >> 27;
+    return static_cast<int64_t>(x % static_cast<uint64_t>(spec_->hash_buckets));
+  }
+  int64_t sub_buckets() const { return spec_->hash_column.empty() ? 1 : spec_->hash_buckets; }
 
   // The columns an insert sets, in the order FillInsert fills them: the
   // partition key, the time column, the payload (if any).
@@ -145,8 +170,13 @@ class RowMaker {
     }
     size_t column = 0;
     for (const auto& [name, kind] : key_types_) {
-      row[column++] = name == spec_->identifier_column ? identifiers_[static_cast<size_t>(id)]
-                                                       : Bucket(kind, event_second);
+      if (name == spec_->identifier_column) {
+        row[column++] = identifiers_[static_cast<size_t>(id)];
+      } else if (name == spec_->hash_column) {
+        row[column++] = SubBucketValue(kind, SubBucket(id, event_second));
+      } else {
+        row[column++] = Bucket(kind, event_second);
+      }
     }
     row[column++] = Value::Timestamp(event_second * 1000);
     if (!spec_->payload_column.empty()) row[column] = Payload(random, payload_bytes);
@@ -169,6 +199,24 @@ class RowMaker {
   int64_t KeyBytes() const { return 16 + 8 + 8; }
 
  private:
+  std::vector<Value> KeyIn(int64_t id, int64_t event_second, int64_t sub) const {
+    std::vector<Value> key;
+    for (const auto& [name, kind] : key_types_) {
+      if (name == spec_->identifier_column) {
+        key.push_back(Identifier(kind, id));
+      } else if (name == spec_->hash_column) {
+        key.push_back(SubBucketValue(kind, sub));
+      } else {
+        key.push_back(Bucket(kind, event_second));
+      }
+    }
+    return key;
+  }
+
+  static Value SubBucketValue(TypeKind kind, int64_t sub) {
+    return kind == TypeKind::kBigint ? Value::Bigint(sub) : Value::Int(static_cast<int32_t>(sub));
+  }
+
   TypeKind identifier_kind() const {
     for (const auto& [name, kind] : key_types_) {
       if (name == spec_->identifier_column) return kind;
@@ -426,9 +474,11 @@ Result<LabResult> RunWorkload(const WorkloadSpec& spec, const std::string& strat
         m.DeletePartition();
         batch.push_back(std::move(m));
         const int64_t bucket = event / spec.bucket_seconds;
+        const int64_t sub = rows.SubBucket(id, event);
         std::erase_if(history, [&](const Written& w) {
           const bool gone =
-              spec.bucket_column.empty() || w.event_second / spec.bucket_seconds == bucket;
+              (spec.bucket_column.empty() || w.event_second / spec.bucket_seconds == bucket) &&
+              rows.SubBucket(id, w.event_second) == sub;
           if (gone) live_by_expiry[w.expires] -= w.bytes;
           return gone;
         });
@@ -520,11 +570,11 @@ Result<LabResult> RunWorkload(const WorkloadSpec& spec, const std::string& strat
         const auto& history = written[static_cast<size_t>(id)];
         if (kind_pick < spec.newest_fraction) {
           kind = "newest";
-          q.partition_keys.push_back(rows.PartitionKey(id, now));
+          q.partition_keys = rows.BucketPartitions(id, now);
           q.limit = spec.newest_rows;
         } else if (kind_pick < spec.newest_fraction + spec.range_fraction) {
           kind = "range";
-          q.partition_keys.push_back(rows.PartitionKey(id, now));
+          q.partition_keys = rows.BucketPartitions(id, now);
           q.slice_start =
               ClusteringBound{{Value::Timestamp((now - spec.range_seconds) * 1000)}, true};
           q.slice_end = ClusteringBound{{Value::Timestamp(now * 1000)}, true};

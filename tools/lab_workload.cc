@@ -232,6 +232,7 @@ void Check(Reader* r, const WorkloadSpec& s) {
   need(s.sample_seconds >= 1, "run.sample_every must be at least 1 second");
   need(s.memtable_bytes >= 4096, "run.memtable_bytes must be at least 4096");
   need(s.sample > 0 && s.sample <= 1, "run.sample must be in (0, 1]");
+  need(s.hash_buckets >= 1 && s.hash_buckets <= 1024, "table.hash_buckets must be in 1..1024");
   need(s.sample_check_seconds >= 0, "run.sample_check must not be negative");
 }
 
@@ -287,6 +288,8 @@ Result<WorkloadSpec> ParseWorkload(std::string_view text, const std::string& nam
   r.Get("table", "cql", &spec.create_table_cql);
   r.Get("table", "identifier_column", &spec.identifier_column);
   r.Get("table", "bucket_column", &spec.bucket_column);
+  r.Get("table", "hash_column", &spec.hash_column);
+  r.Get("table", "hash_buckets", &spec.hash_buckets);
   r.GetDuration("table", "bucket", &spec.bucket_seconds);
   r.Get("table", "time_column", &spec.time_column);
   r.Get("table", "payload_column", &spec.payload_column);

@@ -27,6 +27,11 @@ struct WorkloadSpec {
   std::string table;
   std::string identifier_column;  // partition key column naming the source
   std::string bucket_column;      // partition key column of the time bucket ("": none)
+  // A partition key column of hash sub-buckets (int or bigint, 0 to
+  // hash_buckets - 1): each identifier's bucket spread over that many
+  // partitions, which the newest and range reads all read ("": none).
+  std::string hash_column;
+  int64_t hash_buckets = 1;
   int64_t bucket_seconds = 86400;
   std::string time_column;     // clustering column: the event time
   std::string payload_column;  // a blob or text column filled to the row size

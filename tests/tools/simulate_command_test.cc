@@ -3,6 +3,7 @@
 // STCS rewrites them).
 #include "tools/simulate_command.h"
 
+#include "cassette/clock.h"
 #include "cassette/cql.h"
 #include "cassette/db.h"
 #include "tools/lab_from_data.h"
@@ -261,6 +262,56 @@ TEST(LabRunTest, LateWritesKeepOldWindowsDroppableWhenFlushesSplitByWindow) {
   EXPECT_GT(split->expired_bytes_dropped_whole, whole->expired_bytes_dropped_whole);
   EXPECT_LT(split->final_disk_bytes, whole->final_disk_bytes);
   EXPECT_LT(split->peak_disk_bytes, whole->peak_disk_bytes);
+}
+
+// A hash sub-bucket column spreads each identifier's bucket over its
+// partitions; newest and range reads fan out to all of them.
+TEST(LabRunTest, HashSubBucketsSpreadRowsAndReadsFanOut) {
+  std::string workload = TinyWorkload(1);
+  const std::string from = "payload blob,\n         PRIMARY KEY ((id, day), ts))";
+  const size_t at = workload.find(from);
+  ASSERT_NE(at, std::string::npos);
+  workload.replace(at, from.size(),
+                   "sub int, payload blob,\n         PRIMARY KEY ((id, day, sub), ts))");
+  const std::string bucket = "bucket = \"1d\"";
+  workload.replace(workload.find(bucket), bucket.size(),
+                   "bucket = \"1d\"\nhash_column = \"sub\"\nhash_buckets = 4");
+  Result<WorkloadSpec> spec = ParseWorkload(workload, "hash.toml");
+  ASSERT_TRUE(spec.ok()) << spec.status().ToString();
+  EXPECT_EQ(spec->hash_buckets, 4);
+  const std::string dir = ScratchDir("hash");
+  Result<LabResult> run = RunStrategy(*spec, "stcs", dir, {}, /*keep_files=*/true);
+  ASSERT_TRUE(run.ok()) << run.status().ToString();
+  EXPECT_EQ(run->writes, 18000u);
+  Options options;
+  // Halfway through the run, when no row has expired yet (TTL 1 hour).
+  options.clock = std::make_shared<ManualClock>((spec->start_seconds + 1800) * 1'000'000);
+  Result<std::unique_ptr<Database>> db = Database::Open(options, dir + "/data");
+  ASSERT_TRUE(db.ok()) << db.status().ToString();
+  CqlSession session(db->get());
+  // Every sensor's rows are in all four sub-buckets, about a quarter each.
+  for (int sub = 0; sub < 4; ++sub) {
+    Result<CqlResult> rows = session.Execute(
+        "SELECT COUNT(*) FROM lab.r WHERE id = 'id-000003' AND day = '2024-01-01' AND sub = " +
+        std::to_string(sub));
+    ASSERT_TRUE(rows.ok()) << rows.status().ToString();
+    ASSERT_EQ(rows->rows.size(), 1u);
+    const int64_t count = rows->rows[0][0].AsInt64();
+    EXPECT_GT(count, 1800 / 4 / 2) << sub;
+    EXPECT_LT(count, 1800 / 4 * 2) << sub;
+  }
+  ASSERT_TRUE((*db)->Close().ok());
+  std::filesystem::remove_all(dir);
+  // A sub-bucket column of another type is refused with its name.
+  workload.replace(workload.find("sub int"), 7, "sub text");
+  spec = ParseWorkload(workload, "hash.toml");
+  ASSERT_TRUE(spec.ok());
+  Result<LabResult> refused = RunStrategy(*spec, "stcs", "");
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(
+      refused.status().message().find("sub: the lab fills a sub-bucket of type int or bigint"),
+      std::string::npos)
+      << refused.status().ToString();
 }
 
 // --from-data: the workload of an existing table, replayable as it is.
