@@ -496,6 +496,31 @@ Result<LabResult> RunWorkload(const WorkloadSpec& spec, const std::string& strat
         ++result.deletes;
         continue;
       }
+      if (action < spec.partition_delete_fraction + spec.row_delete_fraction +
+                       spec.range_delete_fraction &&
+          !history.empty()) {
+        // A range of event times starting at a row written lately, in that
+        // row's partition: DELETE ... WHERE time >= start AND time < end.
+        const Written& from = history[static_cast<size_t>(random.Uniform(history.size()))];
+        const int64_t start = from.event_second;
+        const int64_t end = start + spec.range_delete_seconds;
+        Mutation m(spec.keyspace, spec.table, rows.PartitionKey(id, start));
+        m.DeleteRange(ClusteringBound{{Value::Timestamp(start * 1000)}, true},
+                      ClusteringBound{{Value::Timestamp(end * 1000)}, false});
+        batch.push_back(std::move(m));
+        const int64_t bucket = start / spec.bucket_seconds;
+        const int64_t sub = rows.SubBucket(id, start);
+        std::erase_if(history, [&](const Written& w) {
+          const bool gone =
+              w.event_second >= start && w.event_second < end &&
+              (spec.bucket_column.empty() || w.event_second / spec.bucket_seconds == bucket) &&
+              rows.SubBucket(id, w.event_second) == sub;
+          if (gone) live_by_expiry[w.expires] -= w.bytes;
+          return gone;
+        });
+        ++result.deletes;
+        continue;
+      }
       size_t share = 0;  // the TTL mix entry: its InsertBatch
       int64_t ttl = -1;
       if (!spec.ttl_mix.empty()) {

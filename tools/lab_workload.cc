@@ -220,7 +220,8 @@ void Check(Reader* r, const WorkloadSpec& s) {
   need(s.late_fraction == 0 || s.late_max_seconds > 0,
        "writes.late_max_seconds must be > 0 when writes.late_fraction is");
   need(s.row_delete_fraction >= 0 && s.partition_delete_fraction >= 0 &&
-           s.row_delete_fraction + s.partition_delete_fraction <= 1,
+           s.range_delete_fraction >= 0 &&
+           s.row_delete_fraction + s.partition_delete_fraction + s.range_delete_fraction <= 1,
        "deletes fractions must be in [0, 1] and add up to at most 1");
   need(s.read_interval_seconds >= 0, "reads.interval_seconds must not be negative");
   const double reads = s.newest_fraction + s.range_fraction + s.point_fraction + s.missing_fraction;
@@ -232,6 +233,7 @@ void Check(Reader* r, const WorkloadSpec& s) {
   need(s.sample_seconds >= 1, "run.sample_every must be at least 1 second");
   need(s.memtable_bytes >= 4096, "run.memtable_bytes must be at least 4096");
   need(s.sample > 0 && s.sample <= 1, "run.sample must be in (0, 1]");
+  need(s.range_delete_seconds >= 1, "deletes.range must be at least 1 second");
   need(s.hash_buckets >= 1 && s.hash_buckets <= 1024, "table.hash_buckets must be in 1..1024");
   need(s.sample_check_seconds >= 0, "run.sample_check must not be negative");
 }
@@ -317,6 +319,8 @@ Result<WorkloadSpec> ParseWorkload(std::string_view text, const std::string& nam
 
   r.Get("deletes", "row_fraction", &spec.row_delete_fraction);
   r.Get("deletes", "partition_fraction", &spec.partition_delete_fraction);
+  r.Get("deletes", "range_fraction", &spec.range_delete_fraction);
+  r.GetDuration("deletes", "range", &spec.range_delete_seconds);
 
   r.Get("reads", "interval_seconds", &spec.read_interval_seconds);
   r.Get("reads", "newest_fraction", &spec.newest_fraction);

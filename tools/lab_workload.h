@@ -56,6 +56,8 @@ struct WorkloadSpec {
   // [deletes], fractions of writes
   double row_delete_fraction = 0;
   double partition_delete_fraction = 0;
+  double range_delete_fraction = 0;    // a range of event times in one partition
+  int64_t range_delete_seconds = 600;  // its length
 
   // [reads]
   double read_interval_seconds = 0;  // 0: no reads

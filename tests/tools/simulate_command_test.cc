@@ -314,6 +314,29 @@ TEST(LabRunTest, HashSubBucketsSpreadRowsAndReadsFanOut) {
       << refused.status().ToString();
 }
 
+// Range deletes (DELETE ... WHERE ts >= a AND ts < b) take their rows
+// out of the live data the lab counts, and reads then meet range
+// tombstones in the engine.
+TEST(LabRunTest, RangeDeletesRemoveTheirRows) {
+  Result<WorkloadSpec> spec = ParseWorkload(
+      TinyWorkload(1) + "[deletes]\nrange_fraction = 0.01\nrange = \"5m\"\n", "range.toml");
+  ASSERT_TRUE(spec.ok()) << spec.status().ToString();
+  EXPECT_EQ(spec->range_delete_seconds, 300);
+  Result<LabResult> with = RunStrategy(*spec, "stcs", "");
+  ASSERT_TRUE(with.ok()) << with.status().ToString();
+  spec->range_delete_fraction = 0;
+  Result<LabResult> without = RunStrategy(*spec, "stcs", "");
+  ASSERT_TRUE(without.ok()) << without.status().ToString();
+  EXPECT_GT(with->deletes, 100u);
+  EXPECT_EQ(without->deletes, 0u);
+  // Each delete takes up to 5 minutes of a source's rows (150 of them).
+  EXPECT_LT(with->live_logical_bytes, without->live_logical_bytes / 2);
+  EXPECT_FALSE(
+      ParseWorkload(TinyWorkload(1) + "[deletes]\nrange_fraction = 0.6\nrow_fraction = 0.5\n",
+                    "range.toml")
+          .ok());
+}
+
 // --from-data: the workload of an existing table, replayable as it is.
 TEST(LabFromDataTest, DerivesTheWorkloadOfATable) {
   auto fs = NewMemFileSystem();
