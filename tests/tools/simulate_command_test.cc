@@ -242,8 +242,9 @@ TEST(LabRunTest, TwcsRunsRecordTheirWindowsAsTheyComeAndGo) {
   // The first windows (data 1 hour old plus 60 s of gc_grace) were dropped
   // before the end; a window gone stays gone.
   size_t dropped = 0;
-  for (const auto& [start, last] : last_seen) {
+  for (const auto& [window_start, last] : last_seen) {
     if (last + 1 < twcs->windows.size()) ++dropped;
+    const int64_t start = window_start;  // clang 14 cannot capture a structured binding
     for (size_t i = first_seen[start]; i <= last; ++i) {
       const auto& ws = twcs->windows[i].windows;
       EXPECT_TRUE(std::any_of(ws.begin(), ws.end(),
