@@ -3,7 +3,8 @@
 # /usr/bin/chromium, or $CHROMIUM) to a PNG and checks that it loaded and
 # drew something:
 #   - the page is self-contained (nothing fetched: no http(s) address, no
-#     external script or style sheet) and has its four charts with lines;
+#     external script or style sheet) and has its four charts with lines,
+#     and a picture of its windows, with cells, per TWCS strategy;
 #   - Chromium logged no console error or uncaught exception;
 #   - the PNG has the window's size and is far from blank: at least 1% of
 #     its filtered pixel bytes are non-zero (a blank page filters to zeros).
@@ -29,9 +30,19 @@ fail() {
 
 grep -qiE 'https?://|<script[^>]*src|<link|@import|url\(' "$report" &&
   fail "$report refers to something outside itself"
-charts=$(grep -o '<svg class="chart"' "$report" | wc -l)
+charts=$({ grep -o '<svg class="chart"' "$report" || true; } | wc -l)
 [ "$charts" -eq 4 ] || fail "$report has $charts charts, not 4"
 grep -q '<polyline' "$report" || fail "$report has no line in its charts"
+# A window picture per TWCS strategy (a column of the summary table), with
+# cells: the TWCS run's SSTables by time window.
+header=$(grep -o '<thead>.*</thead>' "$report" || true)
+twcs=$({ printf '%s' "$header" | grep -oE '<th>(twcs[:<]|[^<]*TimeWindowCompactionStrategy)' || true; } | wc -l)
+windows=$({ grep -o '<svg class="windows"' "$report" || true; } | wc -l)
+[ "$windows" -eq "$twcs" ] ||
+  fail "$report has $windows TWCS window pictures for $twcs TWCS strategies"
+if [ "$twcs" -gt 0 ]; then
+  grep -q '<rect class="cell"' "$report" || fail "$report's TWCS window pictures are empty"
+fi
 
 profile=$(mktemp -d)
 log=$(mktemp)

@@ -5,6 +5,7 @@
 #include <functional>
 
 #include "tools/lab_figures.h"
+#include "tools/lab_window_chart.h"
 
 namespace cassette::tools {
 namespace {
@@ -54,45 +55,6 @@ int DigitsFor(double step) {
     if (std::fabs(scaled - std::round(scaled)) < 1e-6 * scaled) return digits;
   }
   return 6;
-}
-
-struct TimeAxis {
-  int64_t step = 3600;
-  int64_t unit = 3600;  // seconds per label unit
-  const char* suffix = "h";
-  const char* name = "hours";
-};
-
-// Ticks at round simulated times, ten at most: minutes for a run under two
-// hours, hours under two days, days beyond.
-TimeAxis ChooseTimeAxis(int64_t span) {
-  TimeAxis axis;
-  if (span >= 2 * 86400) {
-    axis.unit = 86400;
-    axis.suffix = "d";
-    axis.name = "days";
-  } else if (span < 2 * 3600) {
-    axis.unit = 60;
-    axis.suffix = "m";
-    axis.name = "minutes";
-  }
-  static constexpr int64_t kSteps[] = {1, 2, 5, 10, 15, 30, 60, 120, 180, 360, 720, 1000};
-  static constexpr int64_t kHourSteps[] = {1, 2, 3, 6, 12, 24};
-  static constexpr int64_t kDaySteps[] = {1, 2, 5, 7, 14, 28, 56, 91, 182, 365, 730};
-  auto pick = [&](const auto& steps) {
-    for (int64_t s : steps) {
-      if (span / (s * axis.unit) <= 10) return s * axis.unit;
-    }
-    return steps[std::size(steps) - 1] * axis.unit * std::max<int64_t>(1, span / (10 * axis.unit));
-  };
-  if (axis.unit == 86400) {
-    axis.step = pick(kDaySteps);
-  } else if (axis.unit == 3600) {
-    axis.step = pick(kHourSteps);
-  } else {
-    axis.step = pick(kSteps);
-  }
-  return axis;
 }
 
 std::string ChartSvg(const Chart& chart, const std::vector<LabResult>& results) {
@@ -262,6 +224,17 @@ svg.chart .empty { font-size: 16px; fill: #888; }
 svg.chart .grid { stroke: #e6e6e6; stroke-width: 1; }
 svg.chart .axis, svg.chart .tick { stroke: #555; stroke-width: 1; }
 svg.chart .series { fill: none; stroke-linejoin: round; stroke-linecap: round; }
+svg.windows { width: 100%; height: auto; border: 1px solid #ddd; border-radius: 4px;
+              margin-bottom: 12px; }
+svg.windows text { font-size: 12px; fill: #333; }
+svg.windows .title { font-size: 15px; font-weight: 600; fill: #1a1a1a; }
+svg.windows .ytick { text-anchor: end; dominant-baseline: middle; }
+svg.windows .xtick, svg.windows .xlabel, svg.windows .ylabel, svg.windows .empty { text-anchor: middle; }
+svg.windows .empty { font-size: 16px; fill: #888; }
+svg.windows .count { font-size: 11px; text-anchor: middle; dominant-baseline: central; }
+svg.windows .count.light { fill: #fff; }
+svg.windows .grid { stroke: #e6e6e6; stroke-width: 1; }
+svg.windows .axis, svg.windows .tick { stroke: #555; stroke-width: 1; }
 table { border-collapse: collapse; margin-top: 8px; }
 th, td { border: 1px solid #ccc; padding: 4px 10px; }
 thead th { background: #f2f2f2; overflow-wrap: anywhere; max-width: 260px; }
@@ -303,6 +276,36 @@ std::string HtmlEscape(std::string_view text) {
   return out;
 }
 
+TimeAxis ChooseTimeAxis(int64_t span) {
+  TimeAxis axis;
+  if (span >= 2 * 86400) {
+    axis.unit = 86400;
+    axis.suffix = "d";
+    axis.name = "days";
+  } else if (span < 2 * 3600) {
+    axis.unit = 60;
+    axis.suffix = "m";
+    axis.name = "minutes";
+  }
+  static constexpr int64_t kSteps[] = {1, 2, 5, 10, 15, 30, 60, 120, 180, 360, 720, 1000};
+  static constexpr int64_t kHourSteps[] = {1, 2, 3, 6, 12, 24};
+  static constexpr int64_t kDaySteps[] = {1, 2, 5, 7, 14, 28, 56, 91, 182, 365, 730};
+  auto pick = [&](const auto& steps) {
+    for (int64_t s : steps) {
+      if (span / (s * axis.unit) <= 10) return s * axis.unit;
+    }
+    return steps[std::size(steps) - 1] * axis.unit * std::max<int64_t>(1, span / (10 * axis.unit));
+  };
+  if (axis.unit == 86400) {
+    axis.step = pick(kDaySteps);
+  } else if (axis.unit == 3600) {
+    axis.step = pick(kHourSteps);
+  } else {
+    axis.step = pick(kSteps);
+  }
+  return axis;
+}
+
 std::string LabReportHtml(const WorkloadSpec& spec, const std::vector<LabResult>& results) {
   const std::string table = spec.keyspace + "." + spec.table;
   std::string html = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
@@ -327,7 +330,18 @@ std::string LabReportHtml(const WorkloadSpec& spec, const std::vector<LabResult>
   };
   html += "<div class=\"charts\">\n";
   for (const Chart& chart : charts) html += ChartSvg(chart, results);
-  html += "</div>\n<h2>Summary</h2>\n" + SummaryTable(results);
+  html += "</div>\n";
+  std::string windows;
+  for (const LabResult& r : results) windows += WindowChartSvg(r);
+  if (!windows.empty()) {
+    html +=
+        "<h2>TWCS windows</h2>\n<p class=\"meta\">Each TWCS run's SSTables by time window: a "
+        "window's cell at each sample is shaded by its bytes on disk and labelled with its "
+        "SSTable count; new windows appear at the top right, merge down to one SSTable once "
+        "closed, and end where they are dropped whole.</p>\n" +
+        windows;
+  }
+  html += "<h2>Summary</h2>\n" + SummaryTable(results);
   const std::string recommendation = LabRecommendation(results);
   if (!recommendation.empty()) {
     html += "<p class=\"recommendation\">" + HtmlEscape(recommendation) + "</p>\n";

@@ -9,6 +9,7 @@
 #include <functional>
 #include <optional>
 #include <span>
+#include <string_view>
 #include <thread>
 
 #include "cassette/clock.h"
@@ -314,7 +315,36 @@ struct CompactionTally {
   }
 };
 
+// The TWCS windows as the engine explains them at a sample point, their
+// starts counted from the run's start.
+Result<LabWindowSample> SampleWindows(Database& db, const WorkloadSpec& spec, int64_t second) {
+  CASSETTE_ASSIGN_OR_RETURN(std::vector<CompactionWindow> windows,
+                            db.ExplainExpiry(spec.keyspace, spec.table));
+  const int64_t now = db.NowMicros();
+  LabWindowSample sample;
+  sample.second = second;
+  for (const CompactionWindow& w : windows) {
+    LabWindow window;
+    // Floor: a window before the epoch starts at a negative second.
+    const int64_t start = w.start_micros / 1'000'000 - (w.start_micros % 1'000'000 < 0 ? 1 : 0);
+    window.start_second = start - spec.start_seconds;
+    window.sstables = static_cast<int64_t>(w.sstables.size());
+    window.live_bytes = static_cast<uint64_t>(std::max<int64_t>(0, w.live_bytes));
+    window.droppable_bytes = static_cast<uint64_t>(std::max<int64_t>(0, w.droppable_bytes));
+    window.expired = w.droppable_at_micros.has_value() && *w.droppable_at_micros <= now;
+    window.blocked = !w.blocked_by.empty() || w.blocked_by_memtable;
+    sample.windows.push_back(window);
+  }
+  return sample;
+}
+
 }  // namespace
+
+bool IsTimeWindowStrategy(const std::map<std::string, std::string>& compaction) {
+  auto it = compaction.find("class");
+  const std::string_view name = "TimeWindowCompactionStrategy";
+  return it != compaction.end() && it->second.ends_with(name);
+}
 
 Result<std::map<std::string, std::string>> ParseStrategySpec(const std::string& spec) {
   const size_t colon = spec.find(':');
@@ -640,6 +670,10 @@ Result<LabResult> RunWorkload(const WorkloadSpec& spec, const std::string& strat
       interval_reads.clear();
       result.max_sstable_count = std::max(result.max_sstable_count, stats.sstable_count);
       result.series.push_back(point);
+      if (IsTimeWindowStrategy(result.compaction)) {
+        CASSETTE_ASSIGN_OR_RETURN(LabWindowSample windows, SampleWindows(*db, spec, t + 1));
+        result.windows.push_back(std::move(windows));
+      }
     }
     const uint64_t second_peak = counting->peak_bytes_in_files();
     peak_disk = std::max(peak_disk, second_peak);

@@ -25,6 +25,10 @@ namespace cassette::tools {
 // messages when the table is altered).
 Result<std::map<std::string, std::string>> ParseStrategySpec(const std::string& spec);
 
+// Whether a compaction map (ParseStrategySpec) is TWCS's, by short or full
+// class name: the runs whose windows the lab records.
+bool IsTimeWindowStrategy(const std::map<std::string, std::string>& compaction);
+
 // A point of the time series, taken every run.sample_every.
 struct LabSample {
   int64_t second = 0;  // since the run's start
@@ -32,6 +36,28 @@ struct LabSample {
   int64_t sstable_count = 0;
   double write_amplification = 0;     // SSTable bytes so far / user bytes so far
   double read_amplification_p99 = 0;  // over the reads since the previous sample
+};
+
+// A TWCS window at a sample (Database::ExplainExpiry), what the report's
+// window picture draws: a few figures, not the window's SSTable list, so a
+// month of hourly samples stays small.
+struct LabWindow {
+  int64_t start_second = 0;  // the window's start, since the run's start (< 0: before it)
+  int64_t sstables = 0;
+  uint64_t live_bytes = 0;       // its files not droppable yet
+  uint64_t droppable_bytes = 0;  // its fully expired files, which the next expiry check drops
+  // Past TTL + gc_grace of every file (the engine's droppable_at): its
+  // remaining live bytes are expired data waiting for what blocks them.
+  bool expired = false;
+  // SSTables outside the window with older data that outlives it (or the
+  // memtable) hold its expired files back (Cassandra's overlap check).
+  bool blocked = false;
+};
+
+// The TWCS windows at one sample point, oldest first.
+struct LabWindowSample {
+  int64_t second = 0;  // since the run's start, as LabSample::second
+  std::vector<LabWindow> windows;
 };
 
 struct LabResult {
@@ -69,6 +95,8 @@ struct LabResult {
   uint64_t writes = 0;
   uint64_t deletes = 0;
   std::vector<LabSample> series;
+  // TimeWindowCompactionStrategy runs: the windows at every sample.
+  std::vector<LabWindowSample> windows;
   std::vector<std::string> notes;  // caveats of this run
   // Wall-clock figures (differ between runs).
   double wall_seconds = 0;

@@ -2,6 +2,8 @@
 // engine's runs are covered by simulate_command_test.cc).
 #include "tools/lab_report.h"
 
+#include "tools/lab_window_chart.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -184,6 +186,176 @@ TEST(LabReportTest, ShortRunsTickInMinutesOrHours) {
   const std::string html = LabReportHtml(Spec(), {r});
   EXPECT_NE(html.find("simulated time (hours)"), std::string::npos);
   EXPECT_NE(html.find(">24h</text>"), std::string::npos);
+}
+
+LabWindow Window(int64_t start, int64_t sstables, uint64_t live, uint64_t droppable = 0,
+                 bool expired = false, bool blocked = false) {
+  LabWindow w;
+  w.start_second = start;
+  w.sstables = sstables;
+  w.live_bytes = live;
+  w.droppable_bytes = droppable;
+  w.expired = expired;
+  w.blocked = blocked;
+  return w;
+}
+
+// A TWCS run with hourly windows sampled every hour for six hours:
+//   window 0h: 3 SSTables, merged to 1 (unchanged two samples), expired
+//              and blocked, then droppable, then dropped whole;
+//   window 1h: 2 SSTables, then 1 for four samples;
+//   window 2h: 4 SSTables of which a third droppable, then 1.
+LabResult TwcsResult(const std::string& strategy) {
+  LabResult r = Result(strategy, 6, 1.0);
+  r.compaction = {{"class", "TimeWindowCompactionStrategy"},
+                  {"compaction_window_unit", "HOURS"},
+                  {"compaction_window_size", "1"}};
+  r.windows = {
+      {3600, {Window(0, 3, 3'000'000)}},
+      {7200, {Window(0, 1, 2'500'000), Window(3600, 2, 2'000'000)}},
+      {10800,
+       {Window(0, 1, 2'500'000), Window(3600, 1, 1'800'000), Window(7200, 4, 1'000'000, 500'000)}},
+      {14400,
+       {Window(0, 1, 2'500'000, 0, true, true), Window(3600, 1, 1'800'000),
+        Window(7200, 1, 1'200'000)}},
+      {18000,
+       {Window(0, 1, 0, 2'500'000, true), Window(3600, 1, 1'800'000), Window(7200, 1, 1'200'000)}},
+      {21600, {Window(3600, 1, 1'800'000), Window(7200, 1, 1'200'000)}},
+  };
+  return r;
+}
+
+// The text of every <title> inside `svg`'s cells, in order.
+std::vector<std::string> CellTitles(const std::string& svg) {
+  std::vector<std::string> out;
+  for (size_t at = svg.find("<rect class=\"cell\""); at != std::string::npos;
+       at = svg.find("<rect class=\"cell\"", at + 1)) {
+    const size_t begin = svg.find("<title>", at) + 7;
+    out.push_back(svg.substr(begin, svg.find("</title>", begin) - begin));
+  }
+  return out;
+}
+
+TEST(LabWindowChartTest, ACellPerWindowAndRunOfUnchangedSamples) {
+  const std::string svg = WindowChartSvg(TwcsResult("twcs"));
+  // Window 0h: 3 SSTables; 1 (two samples, one cell); expired; droppable.
+  // Window 1h: 2; 1 (four samples). Window 2h: 4; 1 (three samples).
+  const std::vector<std::string> titles = CellTitles(svg);
+  ASSERT_EQ(titles.size(), 8u) << svg;
+  auto has = [&](const std::string& title) {
+    return std::find(titles.begin(), titles.end(), title) != titles.end();
+  };
+  EXPECT_TRUE(has("window 0d–0d 01:00; at 0d 01:00: 3 SSTables, 3.00 MB live, 0.00 MB droppable"))
+      << svg;
+  EXPECT_TRUE(
+      has("window 0d–0d 01:00; at 0d 02:00–0d 03:00: 1 SSTable, 2.50 MB live, "
+          "0.00 MB droppable"))
+      << svg;
+  EXPECT_TRUE(
+      has("window 0d–0d 01:00; at 0d 04:00: 1 SSTable, 2.50 MB live, 0.00 MB droppable; "
+          "expired; blocked by data outside the window"))
+      << svg;
+  EXPECT_TRUE(
+      has("window 0d–0d 01:00; at 0d 05:00: 1 SSTable, 0.00 MB live, 2.50 MB droppable; "
+          "expired"))
+      << svg;
+  EXPECT_TRUE(
+      has("window 0d 01:00–0d 02:00; at 0d 03:00–0d 06:00: 1 SSTable, 1.80 MB live, "
+          "0.00 MB droppable"))
+      << svg;
+  EXPECT_TRUE(
+      has("window 0d 02:00–0d 03:00; at 0d 03:00: 4 SSTables, 1.00 MB live, "
+          "0.50 MB droppable"))
+      << svg;
+  // Dropped whole after 5h: no cell of window 0h reaches the 6h sample.
+  for (const std::string& title : titles) {
+    if (title.rfind("window 0d–", 0) == 0) {
+      EXPECT_EQ(title.find("06:00"), std::string::npos) << title;
+    }
+  }
+  // Expired data is orange: the two all-expired cells fill with it, the
+  // part-droppable cell has an orange share; the blocked cell is outlined.
+  EXPECT_EQ(Count(svg, "<rect class=\"cell\" ") - Count(svg, "fill=\"#D55E00\" fill-opacity"), 6u);
+  EXPECT_EQ(Count(svg, "<rect class=\"waiting\""), 1u);
+  EXPECT_EQ(Count(svg, "stroke-width=\"1.5\""), 1u);
+  // The SSTable counts are written in the cells wide enough for them.
+  EXPECT_NE(svg.find(">3</text>"), std::string::npos);
+  EXPECT_NE(svg.find(">4</text>"), std::string::npos);
+  // Axes in hours (a six-hour run), a legend.
+  EXPECT_NE(svg.find("simulated time (hours)"), std::string::npos);
+  EXPECT_NE(svg.find("window start (hours)"), std::string::npos);
+  EXPECT_NE(svg.find("expired, waiting to be dropped"), std::string::npos);
+  EXPECT_NE(svg.find("3.00 MB at most"), std::string::npos);
+}
+
+TEST(LabWindowChartTest, OnlyTwcsRunsHaveAPicture) {
+  LabResult stcs = Result("stcs", 6, 1.0);
+  stcs.compaction = {{"class", "SizeTieredCompactionStrategy"}};
+  EXPECT_EQ(WindowChartSvg(stcs), "");
+  const std::string without = LabReportHtml(Spec(), {stcs});
+  EXPECT_EQ(without.find("<svg class=\"windows\""), std::string::npos);
+  EXPECT_EQ(without.find("TWCS windows"), std::string::npos);
+
+  LabResult full_name = TwcsResult("twcs");
+  full_name.compaction["class"] = "org.apache.cassandra.db.compaction.TimeWindowCompactionStrategy";
+  const std::string html = LabReportHtml(Spec(), {stcs, full_name, TwcsResult("twcs 2")});
+  ExpectSelfContained(html);
+  EXPECT_EQ(Count(html, "<svg class=\"windows\""), 2u);
+  EXPECT_EQ(Count(html, "<svg class=\"chart\""), kCharts);
+  EXPECT_FALSE(HasNonFiniteNumber(html));
+
+  // A TWCS run without samples, or with no SSTable yet, says so.
+  LabResult empty = TwcsResult("twcs");
+  for (LabWindowSample& s : empty.windows) s.windows.clear();
+  EXPECT_NE(WindowChartSvg(empty).find(">no SSTables</text>"), std::string::npos);
+  empty.windows.clear();
+  const std::string none = WindowChartSvg(empty);
+  EXPECT_NE(none.find(">no samples</text>"), std::string::npos);
+  EXPECT_EQ(Count(none, "<rect class=\"cell\""), 0u);
+  EXPECT_FALSE(HasNonFiniteNumber("</style>" + none));
+}
+
+TEST(LabWindowChartTest, EscapesTheStrategy) {
+  const std::string svg = WindowChartSvg(TwcsResult("twcs:x=<b>&'\""));
+  EXPECT_EQ(svg.find("<b>"), std::string::npos);
+  EXPECT_NE(svg.find("data-strategy=\"twcs:x=&lt;b&gt;&amp;&#39;&quot;\""), std::string::npos);
+  EXPECT_NE(svg.find("<title>TWCS windows: twcs:x=&lt;b&gt;&amp;&#39;&quot;</title>"),
+            std::string::npos);
+}
+
+// A month sampled hourly, daily windows each kept a week: the open window
+// changes every sample, closed ones stay as they are, so the picture has
+// about a cell per sample, not one per sample and window.
+TEST(LabWindowChartTest, DenseRunsStaySmall) {
+  LabResult r = TwcsResult("twcs");
+  r.compaction["compaction_window_unit"] = "DAYS";
+  r.windows.clear();
+  for (int64_t hour = 1; hour <= 30 * 24; ++hour) {
+    LabWindowSample s;
+    s.second = hour * 3600;
+    for (int64_t day = std::max<int64_t>(0, (hour - 1) / 24 - 7); day <= (hour - 1) / 24; ++day) {
+      const bool open = day == (hour - 1) / 24;
+      s.windows.push_back(
+          Window(day * 86400, open ? 1 + hour % 4 : 1,
+                 open ? static_cast<uint64_t>(hour % 24 + 1) * 100'000 : 2'400'000));
+    }
+    r.windows.push_back(s);
+  }
+  const std::string svg = WindowChartSvg(r);
+  const size_t cells = Count(svg, "<rect class=\"cell\"");
+  EXPECT_GE(cells, 30u * 24);
+  EXPECT_LE(cells, 30u * 24 + 30);
+  EXPECT_LT(svg.size(), 400'000u);
+  EXPECT_NE(svg.find("simulated time (days)"), std::string::npos);
+  EXPECT_NE(svg.find("window start (days)"), std::string::npos);
+
+  // Changing at every one of 3200 samples: drawn from 800 of them.
+  LabResult busy = TwcsResult("twcs");
+  busy.windows.clear();
+  for (int64_t i = 1; i <= 3200; ++i) {
+    busy.windows.push_back({i * 60, {Window(0, 1, static_cast<uint64_t>(i) * 1000)}});
+  }
+  EXPECT_EQ(Count(WindowChartSvg(busy), "<rect class=\"cell\""), kMaxWindowColumns);
 }
 
 }  // namespace

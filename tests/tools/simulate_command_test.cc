@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 
 namespace cassette::tools {
 namespace {
@@ -217,6 +218,61 @@ TEST(LabRunTest, TwcsDropsExpiredWindowsWholeWhereStcsRewrites) {
   // The time series has a point every 10 minutes for each strategy.
   const std::string csv = SimulateCsv({*twcs, *stcs});
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 1 + 2 * 24) << csv;
+}
+
+// A TWCS run records its windows at every sample (what the report's window
+// picture draws): windows appear as time passes, merge, and once their
+// data is past TTL + gc_grace vanish whole, never to return.
+TEST(LabRunTest, TwcsRunsRecordTheirWindowsAsTheyComeAndGo) {
+  Result<WorkloadSpec> spec = ParseWorkload(TinyWorkload(3), "tiny.toml");
+  ASSERT_TRUE(spec.ok()) << spec.status().ToString();
+  Result<LabResult> twcs = RunStrategy(
+      *spec, "twcs:compaction_window_unit=MINUTES,compaction_window_size=20", ScratchDir("win"));
+  ASSERT_TRUE(twcs.ok()) << twcs.status().ToString();
+  ASSERT_EQ(twcs->windows.size(), twcs->series.size());
+  ASSERT_EQ(twcs->windows.size(), 18u);
+  std::map<int64_t, size_t> first_seen;  // window start -> sample
+  std::map<int64_t, size_t> last_seen;
+  size_t most = 0;
+  for (size_t i = 0; i < twcs->windows.size(); ++i) {
+    const LabWindowSample& sample = twcs->windows[i];
+    EXPECT_EQ(sample.second, twcs->series[i].second);
+    most = std::max(most, sample.windows.size());
+    int64_t sstables = 0;
+    for (const LabWindow& w : sample.windows) {
+      // 20-minute windows on the clock's boundaries, oldest first.
+      EXPECT_EQ((spec->start_seconds + w.start_second) % 1200, 0) << w.start_second;
+      EXPECT_LE(w.start_second, sample.second);
+      EXPECT_GT(w.sstables, 0);
+      EXPECT_GT(w.live_bytes + w.droppable_bytes, 0u);
+      sstables += w.sstables;
+      first_seen.emplace(w.start_second, i);
+      last_seen[w.start_second] = i;
+    }
+    // Every SSTable is in a window.
+    EXPECT_EQ(sstables, twcs->series[i].sstable_count) << "sample " << i;
+  }
+  EXPECT_GE(most, 3u);
+  // The first windows (data 1 hour old plus 60 s of gc_grace) were dropped
+  // before the end; a window gone stays gone.
+  size_t dropped = 0;
+  for (const auto& [window_start, last] : last_seen) {
+    if (last + 1 < twcs->windows.size()) ++dropped;
+    const int64_t start = window_start;  // clang 14 cannot capture a structured binding
+    for (size_t i = first_seen[start]; i <= last; ++i) {
+      const auto& ws = twcs->windows[i].windows;
+      EXPECT_TRUE(std::any_of(ws.begin(), ws.end(),
+                              [&](const LabWindow& w) { return w.start_second == start; }))
+          << "window " << start << " missing at sample " << i << " and back later";
+    }
+  }
+  EXPECT_GE(dropped, 2u);
+  EXPECT_GT(twcs->expired_bytes_dropped_whole, 0u);
+
+  // Other strategies record none.
+  Result<LabResult> stcs = RunStrategy(*spec, "stcs", ScratchDir("win-stcs"));
+  ASSERT_TRUE(stcs.ok()) << stcs.status().ToString();
+  EXPECT_TRUE(stcs->windows.empty());
 }
 
 // Strategies run on threads give what they give alone: each run has its
