@@ -247,6 +247,22 @@ Result<LabResult> RunWorkload(const WorkloadSpec& spec, const std::string& strat
     int64_t bytes;
   };
   std::vector<std::vector<Written>> written(static_cast<size_t>(spec.identifiers));
+  // A delete of identifier `id`'s rows in the partition of event time `at`
+  // whose event time is in [from, to): they leave the history and the
+  // live bytes.
+  auto forget = [&](std::vector<Written>* history, int64_t id, int64_t at, int64_t from,
+                    int64_t to) {
+    const int64_t bucket = at / spec.bucket_seconds;
+    const int64_t sub = rows.SubBucket(id, at);
+    std::erase_if(*history, [&](const Written& w) {
+      const bool gone =
+          w.event_second >= from && w.event_second < to &&
+          (spec.bucket_column.empty() || w.event_second / spec.bucket_seconds == bucket) &&
+          rows.SubBucket(id, w.event_second) == sub;
+      if (gone) live_by_expiry[w.expires] -= w.bytes;
+      return gone;
+    });
+  };
 
   double due_writes = 0;
   double due_reads = 0;
@@ -295,15 +311,7 @@ Result<LabResult> RunWorkload(const WorkloadSpec& spec, const std::string& strat
         Mutation m(spec.keyspace, spec.table, rows.PartitionKey(id, event));
         m.DeletePartition();
         batch.push_back(std::move(m));
-        const int64_t bucket = event / spec.bucket_seconds;
-        const int64_t sub = rows.SubBucket(id, event);
-        std::erase_if(history, [&](const Written& w) {
-          const bool gone =
-              (spec.bucket_column.empty() || w.event_second / spec.bucket_seconds == bucket) &&
-              rows.SubBucket(id, w.event_second) == sub;
-          if (gone) live_by_expiry[w.expires] -= w.bytes;
-          return gone;
-        });
+        forget(&history, id, event, INT64_MIN, INT64_MAX);
         ++result.deletes;
         continue;
       }
@@ -330,16 +338,7 @@ Result<LabResult> RunWorkload(const WorkloadSpec& spec, const std::string& strat
         m.DeleteRange(ClusteringBound{{Value::Timestamp(start * 1000)}, true},
                       ClusteringBound{{Value::Timestamp(end * 1000)}, false});
         batch.push_back(std::move(m));
-        const int64_t bucket = start / spec.bucket_seconds;
-        const int64_t sub = rows.SubBucket(id, start);
-        std::erase_if(history, [&](const Written& w) {
-          const bool gone =
-              w.event_second >= start && w.event_second < end &&
-              (spec.bucket_column.empty() || w.event_second / spec.bucket_seconds == bucket) &&
-              rows.SubBucket(id, w.event_second) == sub;
-          if (gone) live_by_expiry[w.expires] -= w.bytes;
-          return gone;
-        });
+        forget(&history, id, start, start, end);
         ++result.deletes;
         continue;
       }
