@@ -148,6 +148,19 @@ class ReferenceHistogram {
   std::vector<std::pair<int64_t, uint64_t>> bins_;
 };
 
+// Runs of equal and nearby points, as a row's cells and rows written in
+// the same minute give, with jumps now and then (to the top of the range
+// too).
+int64_t NextPoint(Random* rnd, int64_t point) {
+  if (rnd->OneIn(20)) {
+    return rnd->OneIn(10) ? INT64_MAX - rnd->Range(0, 100) : rnd->Range(-100000, 100000);
+  }
+  if (rnd->OneIn(3)) {
+    return point > INT64_MAX - 100 ? point - rnd->Range(0, 70) : point + rnd->Range(-70, 70);
+  }
+  return point;
+}
+
 TEST(StreamingHistogram, ShortcutsKeepTheBinsOfTheAlgorithm) {
   Random rnd(20261121);
   for (int trial = 0; trial < 200; ++trial) {
@@ -158,13 +171,7 @@ TEST(StreamingHistogram, ShortcutsKeepTheBinsOfTheAlgorithm) {
     ReferenceHistogram want(max_bins, round);
     int64_t point = rnd.Range(-100000, 100000);
     for (int i = 0; i < 300; ++i) {
-      // Runs of equal and nearby points, as a row's cells and rows written
-      // in the same minute give, with jumps now and then.
-      if (rnd.OneIn(20)) {
-        point = rnd.OneIn(10) ? INT64_MAX - rnd.Range(0, 100) : rnd.Range(-100000, 100000);
-      } else if (rnd.OneIn(3)) {
-        point = point > INT64_MAX - 100 ? point - rnd.Range(0, 70) : point + rnd.Range(-70, 70);
-      }
+      point = NextPoint(&rnd, point);
       const uint64_t n = 1 + rnd.Uniform(4);
       for (uint64_t k = 0; k < n; ++k) {
         h.Update(point);
@@ -191,11 +198,7 @@ TEST(StreamingHistogramBuilder, SpoolsExactCountsAndDrainsInPointOrder) {
     std::map<int64_t, uint64_t> spooled;
     int64_t point = rnd.Range(-100000, 100000);
     for (int i = 0; i < 300; ++i) {
-      if (rnd.OneIn(20)) {
-        point = rnd.OneIn(10) ? INT64_MAX - rnd.Range(0, 100) : rnd.Range(-100000, 100000);
-      } else if (rnd.OneIn(3)) {
-        point = point > INT64_MAX - 100 ? point - rnd.Range(0, 70) : point + rnd.Range(-70, 70);
-      }
+      point = NextPoint(&rnd, point);
       const uint64_t n = 1 + rnd.Uniform(4);
       const int64_t rounded = want.Round(point);
       if (!spooled.contains(rounded) && spooled.size() == spool) {
