@@ -1,9 +1,11 @@
 #include "tools/lab_sampling.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <functional>
 #include <optional>
+#include <system_error>
 
 #include "engine/compaction/unified_compaction_options.h"
 #include "engine/types/type_codec.h"
@@ -21,14 +23,8 @@ constexpr int64_t kUnifiedMinSSTableSize = 100ll << 20;
 constexpr int64_t kUnifiedSizeFloor = 1ll << 20;
 
 bool ParseLong(const std::string& text, int64_t* out) {
-  if (text.empty()) return false;
-  size_t used = 0;
-  try {
-    *out = std::stoll(text, &used);
-  } catch (...) {
-    return false;
-  }
-  return used == text.size();
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), *out);
+  return error == std::errc() && end == text.data() + text.size() && !text.empty();
 }
 
 int64_t Scaled(int64_t size, double scale, int64_t floor) {

@@ -1,7 +1,7 @@
-// CompactionController: Cassandra's purge rule (SPEC §3). A deletion (a
-// cell tombstone, an expired cell rewritten as one, a row, range, partition
-// or collection deletion, an expired row marker) written at timestamp T with
-// local deletion time L may be dropped by a compaction only when
+// CompactionController: Cassandra's purge rule (docs/COMPACTION.md, "the purge rule"). A deletion
+// (a cell tombstone, an expired cell rewritten as one, a row, range, partition or collection
+// deletion, an expired row marker) written at timestamp T with local deletion time L may be dropped
+// by a compaction only when
 //   1. L < gc_before (now - gc_grace_seconds, strictly), and
 //   2. T < MaxPurgeableTimestamp(key): every SSTable outside the compaction
 //      that may hold the partition, and every memtable holding it, only has

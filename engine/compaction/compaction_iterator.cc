@@ -156,7 +156,7 @@ class PartitionPurger {
       return true;
     }
     if (!cell->IsExpiring() || cell->IsLive(now_sec_)) return false;
-    // Expired: a tombstone issued when the cell was written (SPEC §2).
+    // Expired: a tombstone issued when the cell was written (docs/COMPACTION.md).
     const int64_t written = SaturatingSub(cell->local_deletion_time, cell->ttl);
     if (Purgeable(cell->timestamp, written)) {
       ++stats_->cells_purged;

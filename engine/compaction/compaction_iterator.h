@@ -7,10 +7,10 @@
 //   - range tombstones made redundant by the partition deletion or by a
 //     wider, stronger one are dropped (CompactionRangeTombstones);
 //   - an expired cell becomes a tombstone at its write second (ldt = expiry
-//     - ttl, SPEC §2), keeping its timestamp and dropping its value;
+//     - ttl; docs/COMPACTION.md), keeping its timestamp and dropping its value;
 //   - every deletion (cell tombstone, expired cell, expired row marker, row,
 //     range, collection and partition deletion) is dropped when the
-//     controller says it is purgeable (SPEC §3). An expired row marker has
+//     controller says it is purgeable (docs/COMPACTION.md). An expired row marker has
 //     no tombstone form: it stays as it is until its expiration passes the
 //     purge rule (Cassandra's DeletionPurger);
 //   - rows and partitions left empty are not yielded.

@@ -12,7 +12,7 @@
 //     Each window keeps one open output, so a partition may appear in
 //     several outputs, each holding its part.
 // Outputs are created only when something goes into them: an empty stream
-// writes no file (SPEC §10). On any error every output written or begun is
+// writes no file. On any error every output written or begun is
 // deleted, and the error is returned.
 //
 // Thread-compatible: one Write at a time.

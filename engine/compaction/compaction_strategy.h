@@ -3,7 +3,7 @@
 // strategy never touches files: the compaction manager (engine/db) gives it
 // a snapshot of the table's live SSTables and runs the task it proposes.
 // One file per strategy (stcs, lcs, twcs, ucs); Cassandra's rules and
-// defaults are in ../shared/SPEC.md §4-5.
+// defaults are in docs/COMPACTION.md.
 //
 // Decision functions take `now` as a parameter (never a clock), so the same
 // snapshot always yields the same task. A strategy may keep state between
@@ -43,7 +43,7 @@ struct CompactionSnapshot {
   std::optional<int64_t> memtable_min_timestamp;
   int64_t now_micros = 0;
   // now (seconds) - gc_grace_seconds: deletions with a local deletion time
-  // strictly below it may be purged (SPEC §3).
+  // strictly below it may be purged (docs/COMPACTION.md, the purge rule).
   int64_t gc_before = 0;
 };
 

@@ -1,5 +1,5 @@
 // LeveledCompactionStrategy (Cassandra's LeveledCompactionStrategy and
-// LeveledManifest, SPEC §5). Flushes land in L0, where files may overlap;
+// LeveledManifest; docs/COMPACTION.md). Flushes land in L0, where files may overlap;
 // L1..L8 each hold files of about sstable_size_in_mb that do not overlap
 // one another, and level n aims at fanout^n * sstable_size bytes (L0 at 4
 // files' worth). The level most over its target, highest first, sends one

@@ -1,4 +1,4 @@
-// Size-tiered bucketing (Cassandra's SizeTieredCompactionStrategy, SPEC §5):
+// Size-tiered bucketing (Cassandra's SizeTieredCompactionStrategy; docs/COMPACTION.md):
 // used by STCS itself, by TWCS inside its newest window and by LCS's L0
 // fallback.
 #pragma once

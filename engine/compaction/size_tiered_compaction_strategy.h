@@ -1,4 +1,4 @@
-// SizeTieredCompactionStrategy (Cassandra's STCS, SPEC §5): compacts
+// SizeTieredCompactionStrategy (Cassandra's STCS; docs/COMPACTION.md): compacts
 // together min_threshold..max_threshold files of similar size; when no
 // bucket qualifies, rewrites alone the largest file whose droppable
 // tombstones are worth a compaction. Fully expired inputs of a task are

@@ -1,4 +1,4 @@
-// TimeWindowCompactionStrategy (Cassandra's TWCS, SPEC §4): every SSTable
+// TimeWindowCompactionStrategy (Cassandra's TWCS; docs/COMPACTION.md): every SSTable
 // belongs to the time window of its newest cell timestamp; the newest
 // window is compacted size-tiered, each older window down to one SSTable;
 // fully expired SSTables are dropped whole, never rewritten. Beyond
@@ -35,7 +35,7 @@ class TimeWindowCompactionStrategy : public CompactionStrategy {
 
   std::string_view name() const override { return kName; }
 
-  // SPEC §4 getNextBackgroundSSTables: the expired check (at most once per
+  // Cassandra's getNextBackgroundSSTables: the expired check (at most once per
   // expired_sstable_check_frequency_seconds; the first call always
   // checks), then windows newest first, then a single-SSTable tombstone
   // compaction if tombstone options were given.

@@ -1,5 +1,5 @@
 // TimeWindowCompactionStrategy's own options (Cassandra's
-// TimeWindowCompactionStrategyOptions, SPEC §4) plus cassette's
+// TimeWindowCompactionStrategyOptions; docs/COMPACTION.md) plus cassette's
 // split_output_by_window, and the window arithmetic they define.
 #pragma once
 

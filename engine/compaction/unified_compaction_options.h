@@ -1,5 +1,5 @@
 // The options of UnifiedCompactionStrategy (Cassandra 5's
-// unified/Controller.java, SPEC §5) and the arithmetic they drive: the
+// unified/Controller.java; docs/COMPACTION.md) and the arithmetic they drive: the
 // scaling parameter w of each level (fanout and threshold), and the number
 // of shards an output of a given density is split into. Validated with
 // Cassandra's ConfigurationException messages. Plain values and pure

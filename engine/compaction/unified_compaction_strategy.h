@@ -1,4 +1,4 @@
-// UnifiedCompactionStrategy (Cassandra 5's UCS, SPEC §5 and Cassandra's
+// UnifiedCompactionStrategy (Cassandra 5's UCS, docs/COMPACTION.md, and Cassandra's
 // UnifiedCompactionStrategy.md). SSTables are grouped into levels by
 // density (bytes / fraction of the token range covered): level 0 holds
 // densities below m*f0, level i those in [m*f0*..*f(i-1), m*f0*..*fi), with
