@@ -29,6 +29,10 @@ std::string DurationText(int64_t seconds) {
   return std::to_string(seconds) + "s";
 }
 
+std::string HoursText(int64_t seconds) {
+  return FixedDigits(static_cast<double>(seconds) / 3600.0, 1) + " h";
+}
+
 std::vector<LabFigure> LabFigures() {
   auto ratio = [](double v) { return FixedDigits(v, 3); };
   return {
@@ -78,6 +82,12 @@ std::vector<LabFigure> LabFigures() {
       {"expired data dropped whole (MB)",
        [](const LabResult& r) { return static_cast<double>(r.expired_bytes_dropped_whole); },
        [](const LabResult& r) { return Megabytes(r.expired_bytes_dropped_whole); }, false, false},
+      {"expired data waiting at the end (MB, est.)",
+       [](const LabResult& r) { return static_cast<double>(r.expired_bytes_waiting); },
+       [](const LabResult& r) { return Megabytes(r.expired_bytes_waiting); }},
+      {"expiry lag p99 (past TTL + gc_grace)",
+       [](const LabResult& r) { return static_cast<double>(r.expiry_lag_p99_seconds); },
+       [](const LabResult& r) { return HoursText(r.expiry_lag_p99_seconds); }},
       {"dead data rewritten (MB, est.)",
        [](const LabResult& r) { return static_cast<double>(r.expired_bytes_rewritten); },
        [](const LabResult& r) { return Megabytes(r.expired_bytes_rewritten); }},
@@ -94,10 +104,13 @@ std::map<std::string, std::vector<std::string>> LabWins(const std::vector<LabRes
       const double v = f.value(results[i]);
       if (i == 0 || (f.lower_is_better ? v < best : v > best)) best = v;
     }
+    // Within 1% of the best is as good: a strategy does not win a figure
+    // by a rounding difference, which sampling or the seed would flip.
+    const double tolerance = kTieTolerance * std::fabs(best);
     size_t tied = 0;
     std::string winner;
     for (const LabResult& r : results) {
-      if (f.value(r) == best) {
+      if (std::fabs(f.value(r) - best) <= tolerance) {
         ++tied;
         winner = r.strategy;
       }

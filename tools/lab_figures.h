@@ -24,9 +24,12 @@ struct LabFigure {
 
 std::vector<LabFigure> LabFigures();
 
-// Strategy -> labels of the ranked figures on which it alone is best
-// (a figure on which strategies tie counts for none). Empty with fewer
-// than two results.
+// Figures within this share of the best value count as tied with it.
+inline constexpr double kTieTolerance = 0.01;
+
+// Strategy -> labels of the ranked figures on which it alone is best (a
+// figure on which strategies tie, within kTieTolerance, counts for none).
+// Empty with fewer than two results.
 std::map<std::string, std::vector<std::string>> LabWins(const std::vector<LabResult>& results);
 
 // "recommendation: stcs (best on 5 figures); stcs best on: ...", or "" with
@@ -40,6 +43,8 @@ std::string Exact(double value);
 std::string FixedDigits(double value, int digits);
 // Bytes as decimal megabytes with two digits ("12.35").
 std::string Megabytes(uint64_t bytes);
+// Seconds as hours with one digit ("2.5 h").
+std::string HoursText(int64_t seconds);
 // "3d", "12h", "10m" or "90s".
 std::string DurationText(int64_t seconds);
 

@@ -327,6 +327,8 @@ std::string LabReportHtml(const WorkloadSpec& spec, const std::vector<LabResult>
        [](const LabSample& s) { return s.write_amplification; }},
       {"Read amplification p99", "SSTables per read (p99)", true,
        [](const LabSample& s) { return s.read_amplification_p99; }},
+      {"Expired data waiting on disk", "MB past TTL + gc_grace (est.)", false,
+       [](const LabSample& s) { return static_cast<double>(s.expired_bytes_waiting) / 1e6; }},
   };
   html += "<div class=\"charts\">\n";
   for (const Chart& chart : charts) html += ChartSvg(chart, results);

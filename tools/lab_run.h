@@ -36,6 +36,8 @@ struct LabSample {
   int64_t sstable_count = 0;
   double write_amplification = 0;     // SSTable bytes so far / user bytes so far
   double read_amplification_p99 = 0;  // over the reads since the previous sample
+  // Data past TTL (or deletion) + gc_grace still on disk (estimated).
+  uint64_t expired_bytes_waiting = 0;
 };
 
 // A TWCS window at a sample (Database::ExplainExpiry), what the report's
@@ -92,6 +94,15 @@ struct LabResult {
   // compaction did not write out (rows in - rows out over rows in):
   // expired, deleted, or older versions of rows written again.
   uint64_t expired_bytes_rewritten = 0;
+  // Expiry lag: how long data stayed on disk past its TTL (or deletion) +
+  // gc_grace, over the bytes that left (dropped whole or purged by a
+  // compaction) and those still waiting at the end (their wait so far).
+  // For TWCS, a window's oldest data also waits for its newest: up to a
+  // window on top of the time to the next expiry check.
+  int64_t expiry_lag_p50_seconds = 0;
+  int64_t expiry_lag_p99_seconds = 0;
+  int64_t expiry_lag_max_seconds = 0;
+  uint64_t expired_bytes_waiting = 0;  // at the end (estimated)
   uint64_t writes = 0;
   uint64_t deletes = 0;
   std::vector<LabSample> series;

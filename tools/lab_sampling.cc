@@ -62,6 +62,8 @@ const std::vector<CheckedFigure>& CheckedFigures() {
        [](const LabResult& r) { return static_cast<double>(r.expired_bytes_dropped_whole); }},
       {"expired_bytes_rewritten",
        [](const LabResult& r) { return static_cast<double>(r.expired_bytes_rewritten); }},
+      {"expiry_lag_p99_seconds",
+       [](const LabResult& r) { return static_cast<double>(r.expiry_lag_p99_seconds); }},
   };
   return figures;
 }
@@ -146,11 +148,14 @@ void ScaleUpResult(double fraction, LabResult* r) {
        {&r->user_bytes, &r->logical_bytes, &r->sstable_bytes_written, &r->device_bytes_written,
         &r->peak_disk_bytes, &r->peak_temporary_bytes, &r->final_disk_bytes, &r->live_logical_bytes,
         &r->compaction_bytes_read, &r->compaction_bytes_written, &r->expired_bytes_dropped_whole,
-        &r->expired_bytes_rewritten, &r->writes, &r->deletes}) {
+        &r->expired_bytes_rewritten, &r->expired_bytes_waiting, &r->writes, &r->deletes}) {
     bytes(v);
   }
   r->reads = std::llround(static_cast<double>(r->reads) * up);
-  for (LabSample& point : r->series) bytes(&point.disk_bytes);
+  for (LabSample& point : r->series) {
+    bytes(&point.disk_bytes);
+    bytes(&point.expired_bytes_waiting);
+  }
 }
 
 int64_t SamplingCheckSeconds(const WorkloadSpec& spec) {

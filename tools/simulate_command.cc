@@ -230,6 +230,10 @@ std::string SimulateJson(const WorkloadSpec& spec, const std::vector<LabResult>&
     number("compaction_bytes_written", std::to_string(r.compaction_bytes_written));
     number("expired_bytes_dropped_whole", std::to_string(r.expired_bytes_dropped_whole));
     number("expired_bytes_rewritten", std::to_string(r.expired_bytes_rewritten));
+    number("expired_bytes_waiting", std::to_string(r.expired_bytes_waiting));
+    number("expiry_lag_p50_seconds", std::to_string(r.expiry_lag_p50_seconds));
+    number("expiry_lag_p99_seconds", std::to_string(r.expiry_lag_p99_seconds));
+    number("expiry_lag_max_seconds", std::to_string(r.expiry_lag_max_seconds));
     out += ",\"notes\":[";
     for (size_t n = 0; n < r.notes.size(); ++n) out += (n ? "," : "") + JsonQuote(r.notes[n]);
     out += "]";
@@ -243,7 +247,8 @@ std::string SimulateJson(const WorkloadSpec& spec, const std::vector<LabResult>&
 
 std::string SimulateCsv(const std::vector<LabResult>& results) {
   std::string out =
-      "strategy,second,disk_bytes,sstable_count,write_amplification,read_amplification_p99\n";
+      "strategy,second,disk_bytes,sstable_count,write_amplification,read_amplification_p99,"
+      "expired_bytes_waiting\n";
   for (const LabResult& r : results) {
     std::string name = r.strategy;
     if (name.find_first_of(",\"") != std::string::npos) {
@@ -254,7 +259,7 @@ std::string SimulateCsv(const std::vector<LabResult>& results) {
     for (const LabSample& s : r.series) {
       out += name + "," + std::to_string(s.second) + "," + std::to_string(s.disk_bytes) + "," +
              std::to_string(s.sstable_count) + "," + Exact(s.write_amplification) + "," +
-             Exact(s.read_amplification_p99) + "\n";
+             Exact(s.read_amplification_p99) + "," + std::to_string(s.expired_bytes_waiting) + "\n";
     }
   }
   return out;

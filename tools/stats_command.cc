@@ -68,6 +68,19 @@ Result<std::vector<std::pair<std::string, std::string>>> SelectTables(Database* 
   return tables;
 }
 
+// Data of the live SSTables past TTL (or deletion) + gc_grace: what the
+// next compactions may purge (the engine's estimate), and how long the
+// oldest of it has waited.
+int64_t ExpiredBytesWaiting(const TableStats& stats) {
+  uint64_t total = 0;
+  for (const auto& [lag, bytes] : stats.purgeable_bytes_by_lag) total += bytes;
+  return static_cast<int64_t>(total);
+}
+
+int64_t ExpiredLongestWait(const TableStats& stats) {
+  return stats.purgeable_bytes_by_lag.empty() ? 0 : stats.purgeable_bytes_by_lag.rbegin()->first;
+}
+
 }  // namespace
 
 std::string WindowJson(const CompactionWindow& window) {
@@ -121,6 +134,8 @@ std::string TableStatsJson(const TableStats& stats, const std::vector<Compaction
       {"partition_size_p99", stats.partition_size_p99},
       {"partition_size_max", stats.partition_size_max},
       {"tombstone_cells", stats.tombstone_cells},
+      {"expired_bytes_waiting", ExpiredBytesWaiting(stats)},
+      {"expired_longest_wait_seconds", ExpiredLongestWait(stats)},
   };
   for (const auto& [key, value] : sizes) {
     out += ",\"" + std::string(key) + "\":" + std::to_string(value);
@@ -199,6 +214,8 @@ std::string TableStatsText(const TableStats& stats, const std::vector<Compaction
   line("Partition size p99 (bytes)", std::to_string(stats.partition_size_p99));
   line("Compacted partition maximum bytes", std::to_string(stats.partition_size_max));
   line("Tombstone cells", std::to_string(stats.tombstone_cells));
+  line("Data past TTL + gc_grace (bytes, estimate)", std::to_string(ExpiredBytesWaiting(stats)));
+  line("Longest wait past TTL + gc_grace (seconds)", std::to_string(ExpiredLongestWait(stats)));
   line("Compaction strategy", stats.compaction_strategy);
   line("Compactions completed", std::to_string(stats.compactions_completed));
   line("Compactions running", std::to_string(stats.compactions_running));

@@ -10,6 +10,7 @@
 // crash before (4) leaves the inputs live and the outputs unnamed (deleted
 // at the next open); after it, the reverse.
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <map>
 
@@ -30,6 +31,46 @@ std::vector<uint64_t> Concat(const std::vector<uint64_t>& a, const std::vector<u
   std::vector<uint64_t> all = a;
   all.insert(all.end(), b.begin(), b.end());
   return all;
+}
+
+// What of an input was past gc_grace when its compaction started.
+struct PurgeableInput {
+  std::map<int64_t, uint64_t> bytes_by_lag;
+  uint64_t points = 0;  // its drop-time points past
+};
+
+// The data past gc_grace in the consumed inputs (those no longer
+// `remaining`) into record->purged_bytes_by_lag, less the share the
+// outputs still hold: an input's expired rows that an older file outside
+// the compaction may still need go out again as tombstones, and leave
+// the disk only later. Shares are of drop-time points, which survive a
+// rewrite unchanged where bytes do not (compression).
+void AddPurgedBytesByLag(const std::map<uint64_t, PurgeableInput>& inputs,
+                         const std::vector<Table::LiveSSTable>& remaining,
+                         const std::vector<Table::LiveSSTable>& outputs, int64_t gc_before,
+                         CompactionRecord* record) {
+  std::map<int64_t, uint64_t> consumed;
+  uint64_t consumed_points = 0;
+  for (const auto& [generation, input] : inputs) {
+    const uint64_t consumed_generation = generation;  // clang 14 captures no binding
+    const bool still_there = std::any_of(remaining.begin(), remaining.end(), [&](const auto& r) {
+      return r.generation == consumed_generation;
+    });
+    if (still_there) continue;
+    for (const auto& [lag, bytes] : input.bytes_by_lag) consumed[lag] += bytes;
+    consumed_points += input.points;
+  }
+  if (consumed_points == 0) return;
+  uint64_t kept_points = 0;
+  for (const Table::LiveSSTable& output : outputs) {
+    kept_points += output.reader->stats().PurgeablePoints(gc_before);
+  }
+  const double purged =
+      1 - std::min(1.0, static_cast<double>(kept_points) / static_cast<double>(consumed_points));
+  for (const auto& [lag, bytes] : consumed) {
+    const auto share = static_cast<uint64_t>(std::llround(purged * static_cast<double>(bytes)));
+    if (share > 0) record->purged_bytes_by_lag[lag] += share;
+  }
 }
 
 }  // namespace
@@ -53,9 +94,7 @@ CompactionSnapshot DatabaseImpl::SnapshotForCompaction(const Table& table, const
                                                        bool include_failed) const {
   CompactionSnapshot snapshot;
   snapshot.now_micros = options_.clock->WallMicros();
-  snapshot.gc_before = table.HasSSTablesOutOfView()
-                           ? std::numeric_limits<int64_t>::min()
-                           : NowInSeconds(snapshot.now_micros) - schema.options().gc_grace_seconds;
+  snapshot.gc_before = table.CompactionGcBefore(schema, snapshot.now_micros);
   for (const Table::LiveSSTable& sstable : view.sstables) {
     CompactionCandidate candidate;
     candidate.generation = sstable.generation;
@@ -182,12 +221,22 @@ Result<bool> DatabaseImpl::ExecuteCompaction(const std::shared_ptr<Table>& table
 
   std::vector<Table::LiveSSTable> remaining;  // inputs not yet fully rewritten
   std::vector<std::shared_ptr<const SSTableReader>> others;
+  // What of each input was purgeable when the compaction started: the
+  // share of it the outputs no longer hold left the disk with it.
+  const int64_t gc_before = table->CompactionGcBefore(schema, record.started_micros);
+  std::map<uint64_t, PurgeableInput> purgeable_inputs;
   for (const Table::LiveSSTable& sstable : view->sstables) {
     if (std::count(task.inputs.begin(), task.inputs.end(), sstable.generation)) {
       remaining.push_back(sstable);
       record.bytes_read += sstable.reader->file_size();
+      PurgeableInput& purgeable = purgeable_inputs[sstable.generation];
+      sstable.reader->stats().AddPurgeableBytesByLag(gc_before, sstable.reader->file_size(),
+                                                     &purgeable.bytes_by_lag);
+      purgeable.points = sstable.reader->stats().PurgeablePoints(gc_before);
     } else if (std::count(task.expired.begin(), task.expired.end(), sstable.generation)) {
       record.bytes_dropped += sstable.reader->file_size();
+      sstable.reader->stats().AddPurgeableBytesByLag(gc_before, sstable.reader->file_size(),
+                                                     &record.purged_bytes_by_lag);
     } else {
       others.push_back(sstable.reader);
     }
@@ -281,6 +330,7 @@ Result<bool> DatabaseImpl::ExecuteCompaction(const std::shared_ptr<Table>& table
     any_step_done = true;
   }
 
+  AddPurgedBytesByLag(purgeable_inputs, remaining, all_outputs, gc_before, &record);
   record.duration_micros = (options_.clock->MonotonicNanos() - started_nanos) / 1000;
   ++state.completed;
   state.expired_dropped += static_cast<int64_t>(task.expired.size());
@@ -461,10 +511,7 @@ Result<std::vector<Table::LiveSSTable>> DatabaseImpl::WriteCompactionOutputs(
     const std::vector<std::shared_ptr<const SSTableReader>>& others, CompactionRecord* record) {
   const int64_t now_micros = options_.clock->WallMicros();
   const int64_t now_sec = NowInSeconds(now_micros);
-  // An SSTable out of the view may hold what a deletion shadows: keep them all.
-  const int64_t gc_before = table->HasSSTablesOutOfView()
-                                ? std::numeric_limits<int64_t>::min()
-                                : now_sec - schema.options().gc_grace_seconds;
+  const int64_t gc_before = table->CompactionGcBefore(schema, now_micros);
   CompactionController controller(gc_before, std::move(others), newer_sources);
   std::vector<std::unique_ptr<PartitionIterator>> scanners;
   std::vector<const SSTableStats*> input_stats;

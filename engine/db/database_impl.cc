@@ -607,8 +607,11 @@ Result<TableStats> DatabaseImpl::GetTableStats(const std::string& keyspace,
   stats.memtable_bytes = static_cast<int64_t>(table->MemtableBytes());
   stats.memtable_write_stalls = table->flush_state().write_stalls();
   EstimatedHistogram partition_sizes;
+  const int64_t gc_before =
+      table->CompactionGcBefore(table->schema(), options_.clock->WallMicros());
   for (const auto& sstable : view->sstables) {
     const SSTableStats& s = sstable.reader->stats();
+    s.AddPurgeableBytesByLag(gc_before, sstable.reader->file_size(), &stats.purgeable_bytes_by_lag);
     ++stats.sstable_count;
     stats.live_bytes += static_cast<int64_t>(s.uncompressed_size);
     stats.bytes_on_disk += static_cast<int64_t>(sstable.reader->file_size());

@@ -1,8 +1,10 @@
 #include "engine/db/table.h"
 
 #include <algorithm>
+#include <limits>
 
 #include "engine/db/view_read_source.h"
+#include "engine/mutation/timestamps.h"
 
 namespace cassette {
 
@@ -177,6 +179,12 @@ std::vector<SSTableFailure> Table::SSTableFailures() const {
   std::vector<SSTableFailure> out;
   for (const auto& [generation, failure] : failures_) out.push_back(failure);
   return out;
+}
+
+int64_t Table::CompactionGcBefore(const TableSchema& schema, int64_t now_micros) const {
+  // An SSTable out of the view may hold what a deletion shadows: keep them all.
+  if (HasSSTablesOutOfView()) return std::numeric_limits<int64_t>::min();
+  return NowInSeconds(now_micros) - schema.options().gc_grace_seconds;
 }
 
 bool Table::FailedInCompaction(uint64_t generation) const {

@@ -147,6 +147,10 @@ class Table {
   // service, or not loaded at open): compactions then purge no deletion
   // and drop no expired file, since what they shadow may be in it.
   bool HasSSTablesOutOfView() const { return sstables_out_of_view_; }
+  // The second before which compactions purge deletions and expired
+  // cells at `now_micros` (now - gc_grace_seconds of `schema`), or
+  // INT64_MIN when data is out of the view.
+  int64_t CompactionGcBefore(const TableSchema& schema, int64_t now_micros) const;
   // kBestEffort: removes the SSTable from the view without marking it
   // obsolete (its file stays). False when the view no longer holds it.
   bool TakeOutOfService(uint64_t generation);

@@ -1,6 +1,8 @@
 #include "engine/sstable/sstable_stats.h"
 
+#include <algorithm>
 #include <bit>
+#include <cmath>
 
 #include "engine/util/coding.h"
 
@@ -11,6 +13,32 @@ double SSTableStats::DroppableTombstoneRatio(int64_t gc_before) const {
                        static_cast<double>(cells_per_partition.Count());
   if (cells <= 0) return 0;
   return tombstone_drop_times.Sum(gc_before) / cells;
+}
+
+void SSTableStats::AddPurgeableBytesByLag(int64_t gc_before, uint64_t file_bytes,
+                                          std::map<int64_t, uint64_t>* bytes_by_lag) const {
+  // Points are cells with a drop time and the row markers and deletions
+  // that have one: those beside cells count among what the file holds.
+  const uint64_t cells_with_drop_time = tombstone_cell_count + expiring_cell_count;
+  const uint64_t all_points = tombstone_drop_times.TotalCount();
+  const double points = static_cast<double>(
+      cell_count + (all_points > cells_with_drop_time ? all_points - cells_with_drop_time : 0));
+  if (points <= 0) return;
+  for (const auto& [point, count] : tombstone_drop_times.bins()) {
+    if (point > gc_before) break;
+    const double share = static_cast<double>(count) / points;
+    (*bytes_by_lag)[gc_before - point] +=
+        static_cast<uint64_t>(std::llround(share * static_cast<double>(file_bytes)));
+  }
+}
+
+uint64_t SSTableStats::PurgeablePoints(int64_t gc_before) const {
+  uint64_t points = 0;
+  for (const auto& [point, count] : tombstone_drop_times.bins()) {
+    if (point > gc_before) break;
+    points += count;
+  }
+  return points;
 }
 
 namespace {

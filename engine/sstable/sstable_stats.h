@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <string>
 #include <string_view>
 
@@ -79,6 +80,19 @@ struct SSTableStats {
   // before gc_before over the estimated cell count (mean cells per
   // partition x partitions). 0 for an empty file.
   double DroppableTombstoneRatio(int64_t gc_before) const;
+  // The file's data past its drop time (a TTL's expiry, a deletion) by
+  // gc_before, as bytes of `file_bytes` keyed by how many seconds before
+  // gc_before it became purgeable, added to *bytes_by_lag: each drop-time
+  // point at or before gc_before is its share of the file's cells and row
+  // markers. An estimate as fine as the histogram (points rounded up to a
+  // minute, at most 100 bins); how long expired data waits on disk is
+  // read from it (CompactionRecord, TableStats).
+  void AddPurgeableBytesByLag(int64_t gc_before, uint64_t file_bytes,
+                              std::map<int64_t, uint64_t>* bytes_by_lag) const;
+  // The drop-time points at or before gc_before (exact counts of whole
+  // bins): what a compaction's inputs and outputs compare to tell what it
+  // purged.
+  uint64_t PurgeablePoints(int64_t gc_before) const;
 
   friend bool operator==(const SSTableStats&, const SSTableStats&) = default;
 };

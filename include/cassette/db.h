@@ -53,8 +53,13 @@ struct CompactionRecord {
   uint64_t rows_in = 0;
   uint64_t rows_out = 0;
   uint64_t tombstones_purged = 0;  // deletions and expired cells dropped for good
-  int64_t started_micros = 0;      // database clock
-  int64_t duration_micros = 0;     // monotonic, real time spent
+  // Data past its TTL (or deletion) + gc_grace that this compaction took
+  // off disk, dropped whole or purged from what it rewrote: bytes (of the
+  // files, estimated from their drop-time histograms) by how many seconds
+  // they had been purgeable. How long expired data waits on disk.
+  std::map<int64_t, uint64_t> purged_bytes_by_lag;
+  int64_t started_micros = 0;   // database clock
+  int64_t duration_micros = 0;  // monotonic, real time spent
 };
 
 // A time window of a TWCS table and what keeps its data on disk (the
@@ -110,6 +115,10 @@ struct TableStats {
   int64_t partition_size_p99 = 0;
   int64_t partition_size_max = 0;
   int64_t tombstone_cells = 0;
+  // Data in the live SSTables past its TTL (or deletion) + gc_grace, which
+  // a compaction may purge: bytes (of the files, estimated from their
+  // drop-time histograms) by how many seconds it has been purgeable.
+  std::map<int64_t, uint64_t> purgeable_bytes_by_lag;
   // TWCS tables: window start (ISO-8601) -> SSTable count.
   std::map<std::string, int64_t> sstables_per_window;
   // Leveled tables: SSTables per level (index = level).

@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
+#include <map>
+
 #include "tests/sstable/sstable_test_util.h"
 
 namespace cassette {
@@ -172,6 +175,30 @@ TEST(SSTableStats, DroppableTombstoneRatio) {
   s.tombstone_drop_times.Update(6000, 10);
   EXPECT_DOUBLE_EQ(s.DroppableTombstoneRatio(100000), 20.0 / 40.0);
   EXPECT_DOUBLE_EQ(s.DroppableTombstoneRatio(0), 0.0);
+}
+
+TEST(SSTableStats, PurgeableBytesByLagShareTheFileByDropTimePoint) {
+  SSTableStats s;
+  std::map<int64_t, uint64_t> by_lag;
+  s.AddPurgeableBytesByLag(100000, 1000, &by_lag);
+  EXPECT_TRUE(by_lag.empty()) << "an empty file has nothing purgeable";
+  // 30 cells, 10 of them expiring, plus 10 row markers expiring with them
+  // and 10 more points of deletions: 50 things, 20 with a drop time at 600
+  // and 10 at 6000 (a minute multiple: kept as is).
+  s.cell_count = 30;
+  s.expiring_cell_count = 10;
+  s.tombstone_drop_times.Update(600, 20);
+  s.tombstone_drop_times.Update(6000, 10);
+  s.AddPurgeableBytesByLag(6000, 1000, &by_lag);
+  EXPECT_EQ(by_lag, (std::map<int64_t, uint64_t>{{0, 200}, {5400, 400}}));
+  EXPECT_EQ(s.PurgeablePoints(6000), 30u);
+  EXPECT_EQ(s.PurgeablePoints(5999), 20u);
+  by_lag.clear();
+  s.AddPurgeableBytesByLag(599, 1000, &by_lag);
+  EXPECT_TRUE(by_lag.empty()) << "nothing is purgeable before its drop time";
+  s.AddPurgeableBytesByLag(std::numeric_limits<int64_t>::min(), 1000, &by_lag);
+  EXPECT_TRUE(by_lag.empty()) << "INT64_MIN: data out of the view, nothing purgeable";
+  EXPECT_EQ(s.PurgeablePoints(std::numeric_limits<int64_t>::min()), 0u);
 }
 
 TEST(SSTableStats, EncodeDecodeRoundTrip) {

@@ -40,6 +40,7 @@ LabResult Result(const std::string& strategy, size_t samples, double scale) {
     s.sstable_count = static_cast<int64_t>(i % 7);
     s.write_amplification = scale * 0.1 * static_cast<double>(i);
     s.read_amplification_p99 = static_cast<double>(i % 4);
+    s.expired_bytes_waiting = static_cast<uint64_t>(2e4 * scale * static_cast<double>(i % 3));
     r.series.push_back(s);
   }
   return r;
@@ -72,7 +73,8 @@ bool HasNonFiniteNumber(const std::string& html) {
   return body.find("nan") != std::string::npos || body.find("inf") != std::string::npos;
 }
 
-constexpr size_t kCharts = 4;  // disk use, SSTable count, write and read amplification
+// Disk use, SSTable count, write and read amplification, expired data waiting.
+constexpr size_t kCharts = 5;
 
 void ExpectSelfContained(const std::string& html) {
   EXPECT_EQ(html.find("http://"), std::string::npos);

@@ -211,13 +211,25 @@ TEST(LabRunTest, TwcsDropsExpiredWindowsWholeWhereStcsRewrites) {
   EXPECT_GT(stcs->peak_temporary_bytes, 0u);
   EXPECT_LT(stcs->peak_temporary_bytes, stcs->peak_disk_bytes);
   EXPECT_GT(stcs->compaction_cpu_seconds, 0);
+  // Expiry lag: a 20-minute window's oldest data waits for its newest to
+  // pass TTL + gc_grace, then for the next expiry check (a flush or a
+  // sample, every 10 minutes at most), drop times rounded up to a minute.
+  EXPECT_GE(twcs->expiry_lag_max_seconds, (20 - 1) * 60);
+  EXPECT_LE(twcs->expiry_lag_max_seconds, (20 + 10 + 2) * 60);
+  EXPECT_LE(twcs->expiry_lag_p50_seconds, twcs->expiry_lag_p99_seconds);
+  // STCS rewriting every pair of files purges within minutes, at the cost
+  // of the rewriting.
+  EXPECT_LT(stcs->expiry_lag_p99_seconds, twcs->expiry_lag_p99_seconds);
+  EXPECT_GT(stcs->write_amplification, twcs->write_amplification);
   // The report's table says it in its rows.
   const std::string table = SimulateTable(*spec, {*twcs, *stcs});
   EXPECT_NE(table.find("expired data dropped whole (MB)"), std::string::npos) << table;
+  EXPECT_NE(table.find("expiry lag p99 (past TTL + gc_grace)"), std::string::npos) << table;
   EXPECT_NE(table.find("recommendation: "), std::string::npos) << table;
   // The time series has a point every 10 minutes for each strategy.
   const std::string csv = SimulateCsv({*twcs, *stcs});
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 1 + 2 * 24) << csv;
+  EXPECT_NE(csv.find(",expired_bytes_waiting\n"), std::string::npos) << csv;
 }
 
 // A TWCS run records its windows at every sample (what the report's window
