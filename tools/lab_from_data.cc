@@ -12,22 +12,42 @@ Result<WorkloadSpec> WorkloadFromTable(Database* db, const std::string& keyspace
                                        const std::string& table) {
   CASSETTE_ASSIGN_OR_RETURN(TableSchema schema, db->GetTable(keyspace, table));
   const std::string name = keyspace + "." + table;
-  if (schema.clustering().size() != 1 ||
-      schema.columns()[schema.clustering()[0]].type.kind() != TypeKind::kTimestamp) {
+  // The first clustering column is the time, or a sequence number beside
+  // a regular timestamp column (a tick table); the rest the lab fills per
+  // row (tools/lab_row_maker.h says which types it can).
+  std::string time_column;
+  std::string sequence_column;
+  if (!schema.clustering().empty()) {
+    const ColumnDefinition& first = schema.columns()[schema.clustering()[0]];
+    if (first.type.kind() == TypeKind::kTimestamp) {
+      time_column = first.name;
+    } else if (first.type.kind() == TypeKind::kInt || first.type.kind() == TypeKind::kBigint) {
+      sequence_column = first.name;
+      for (const ColumnDefinition& c : schema.columns()) {
+        if (c.kind == ColumnKind::kRegular && c.type.kind() == TypeKind::kTimestamp) {
+          time_column = c.name;
+          break;
+        }
+      }
+    }
+  }
+  if (time_column.empty()) {
     return Status::InvalidArgument(
-        name + ": the lab replays tables whose only clustering column is a timestamp");
+        name +
+        ": the lab replays tables whose first clustering column is a timestamp, or an int or "
+        "bigint sequence number beside a regular timestamp column");
   }
   Result<ObservedWorkload> observation = ObserveTable(db, keyspace, table);
   if (!observation.ok()) {
     return Status(observation.status().code(), name + ": " + observation.status().message());
   }
   const ObservedWorkload& observed = *observation;
-  if (observed.identifier_columns.size() != 1 || observed.bucket_columns.size() > 1 ||
-      !observed.sub_bucket_columns.empty()) {
+  if (observed.identifier_columns.empty() || observed.bucket_columns.size() > 1 ||
+      observed.sub_bucket_columns.size() > 1) {
     return Status::InvalidArgument(
         name +
-        ": the lab replays a partition key of one identifier column and at most one "
-        "time-bucket column; this one has " +
+        ": the lab replays a partition key of identifier columns, at most one time-bucket "
+        "column and at most one sub-bucket column; this one has " +
         std::to_string(observed.identifier_columns.size()) + " identifier, " +
         std::to_string(observed.bucket_columns.size()) + " bucket and " +
         std::to_string(observed.sub_bucket_columns.size()) + " sub-bucket columns");
@@ -39,12 +59,18 @@ Result<WorkloadSpec> WorkloadFromTable(Database* db, const std::string& keyspace
   spec.create_table_cql = cql::DescribeTableCql(schema);
   spec.keyspace = keyspace;
   spec.table = table;
+  // The other identifier columns are filled from the same identifier.
   spec.identifier_column = observed.identifier_columns.front();
   if (!observed.bucket_columns.empty()) {
     spec.bucket_column = observed.bucket_columns.front();
     spec.bucket_seconds = observed.bucket_seconds.value_or(86400);
   }
-  spec.time_column = schema.columns()[schema.clustering()[0]].name;
+  if (!observed.sub_bucket_columns.empty()) {
+    spec.hash_column = observed.sub_bucket_columns.front();
+    spec.hash_buckets = std::max<int64_t>(1, observed.sub_buckets);
+  }
+  spec.time_column = time_column;
+  spec.sequence_column = sequence_column;
   for (const ColumnDefinition& c : schema.columns()) {
     if (c.kind == ColumnKind::kRegular &&
         (c.type.kind() == TypeKind::kBlob || c.type.kind() == TypeKind::kText)) {

@@ -268,20 +268,21 @@ Result<LabResult> RunWorkload(const WorkloadSpec& spec, const std::string& strat
   std::map<int64_t, int64_t> live_by_expiry;
   struct Written {
     int64_t event_second;
-    int64_t expires;  // INT64_MAX: never
+    int64_t sequence;  // the identifier's writes so far, this one included
+    int64_t expires;   // INT64_MAX: never
     int64_t bytes;
   };
   std::vector<std::vector<Written>> written(static_cast<size_t>(spec.identifiers));
   // A delete of identifier `id`'s rows in the partition of event time `at`
-  // whose event time is in [from, to): they leave the history and the
-  // live bytes.
-  auto forget = [&](std::vector<Written>* history, int64_t id, int64_t at, int64_t from,
-                    int64_t to) {
+  // that `covered` says it covers: they leave the history and the live
+  // bytes.
+  auto forget = [&](std::vector<Written>* history, int64_t id, int64_t at,
+                    const std::function<bool(const Written&)>& covered) {
     const int64_t bucket = at / spec.bucket_seconds;
     const int64_t sub = rows.SubBucket(id, at);
     std::erase_if(*history, [&](const Written& w) {
       const bool gone =
-          w.event_second >= from && w.event_second < to &&
+          covered(w) &&
           (spec.bucket_column.empty() || w.event_second / spec.bucket_seconds == bucket) &&
           rows.SubBucket(id, w.event_second) == sub;
       if (gone) live_by_expiry[w.expires] -= w.bytes;
@@ -292,7 +293,7 @@ Result<LabResult> RunWorkload(const WorkloadSpec& spec, const std::string& strat
   double due_writes = 0;
   double due_reads = 0;
   int64_t next_id = 0;
-  int64_t sequence = 0;
+  std::vector<int64_t> sequences(static_cast<size_t>(spec.identifiers), 0);
   const int64_t days = (spec.duration_seconds + 86399) / 86400;
   std::vector<Mutation> batch;  // the second's deletes and event-stamped writes
   std::vector<InsertBatch> inserts;
@@ -324,7 +325,6 @@ Result<LabResult> RunWorkload(const WorkloadSpec& spec, const std::string& strat
       due_writes -= 1;
       const int64_t id = next_id;
       next_id = (next_id + 1) % spec.identifiers;
-      ++sequence;
       int64_t event = now;
       if (spec.late_fraction > 0 && random.NextDouble() < spec.late_fraction) {
         event -=
@@ -336,7 +336,7 @@ Result<LabResult> RunWorkload(const WorkloadSpec& spec, const std::string& strat
         Mutation m(spec.keyspace, spec.table, rows.PartitionKey(id, event));
         m.DeletePartition();
         batch.push_back(std::move(m));
-        forget(&history, id, event, INT64_MIN, INT64_MAX);
+        forget(&history, id, event, [](const Written&) { return true; });
         ++result.deletes;
         continue;
       }
@@ -344,7 +344,7 @@ Result<LabResult> RunWorkload(const WorkloadSpec& spec, const std::string& strat
         const size_t victim = static_cast<size_t>(random.Uniform(history.size()));
         const Written gone = history[victim];
         Mutation m(spec.keyspace, spec.table, rows.PartitionKey(id, gone.event_second));
-        m.DeleteRow({Value::Timestamp(gone.event_second * 1000)});
+        m.DeleteRow(rows.Clustering(gone.event_second, gone.sequence));
         live_by_expiry[gone.expires] -= gone.bytes;
         batch.push_back(std::move(m));
         history.erase(history.begin() + static_cast<std::ptrdiff_t>(victim));
@@ -355,15 +355,27 @@ Result<LabResult> RunWorkload(const WorkloadSpec& spec, const std::string& strat
                        spec.range_delete_fraction &&
           !history.empty()) {
         // A range of event times starting at a row written lately, in that
-        // row's partition: DELETE ... WHERE time >= start AND time < end.
-        const Written& from = history[static_cast<size_t>(random.Uniform(history.size()))];
+        // row's partition: DELETE ... WHERE time >= start AND time < end,
+        // or, clustered by sequence, the sequence numbers of the rows
+        // written in that time.
+        const Written from = history[static_cast<size_t>(random.Uniform(history.size()))];
         const int64_t start = from.event_second;
         const int64_t end = start + spec.range_delete_seconds;
+        int64_t end_sequence = from.sequence + 1;
+        for (const Written& w : history) {
+          if (w.event_second >= start && w.event_second < end) {
+            end_sequence = std::max(end_sequence, w.sequence + 1);
+          }
+        }
         Mutation m(spec.keyspace, spec.table, rows.PartitionKey(id, start));
-        m.DeleteRange(ClusteringBound{{Value::Timestamp(start * 1000)}, true},
-                      ClusteringBound{{Value::Timestamp(end * 1000)}, false});
+        m.DeleteRange(ClusteringBound{{rows.SliceValue(start, from.sequence)}, true},
+                      ClusteringBound{{rows.SliceValue(end, end_sequence)}, false});
         batch.push_back(std::move(m));
-        forget(&history, id, start, start, end);
+        forget(&history, id, start, [&](const Written& w) {
+          return rows.slices_by_sequence()
+                     ? w.sequence >= from.sequence && w.sequence < end_sequence
+                     : w.event_second >= start && w.event_second < end;
+        });
         ++result.deletes;
         continue;
       }
@@ -385,27 +397,27 @@ Result<LabResult> RunWorkload(const WorkloadSpec& spec, const std::string& strat
                        random.Uniform(static_cast<uint64_t>(2 * spec.row_bytes_spread + 1))) -
                    spec.row_bytes_spread;
       }
-      // One row per identifier and event second: a second write of the same
-      // identifier within a second lands in the same row (an update).
+      // Clustered by time alone, one row per identifier and event second: a
+      // second write of the same identifier within a second lands in the
+      // same row (an update).
+      const int64_t sequence = ++sequences[static_cast<size_t>(id)];
       if (event < now && spec.event_timestamps) {
         // A late write stamped with its event time (USING TIMESTAMP), as
         // pipelines that backfill do: TWCS files it in its event's window.
         Mutation m(spec.keyspace, spec.table, rows.PartitionKey(id, event));
-        auto row = m.Insert({Value::Timestamp(event * 1000)});
-        if (!spec.payload_column.empty()) {
-          row.Set(spec.payload_column, rows.Payload(&random, payload));
-        }
+        RowBuilder row = m.Insert(rows.Clustering(event, sequence));
+        rows.SetRegulars(&row, event, sequence, &random, payload);
         if (ttl >= 0) m.UsingTtl(static_cast<int32_t>(ttl));
         m.UsingTimestamp(event * 1'000'000);
         batch.push_back(std::move(m));
       } else {
-        rows.FillInsert(inserts[share].AddRow(), id, event, &random, payload);
+        rows.FillInsert(inserts[share].AddRow(), id, event, sequence, &random, payload);
       }
       ++result.writes;
       const int64_t bytes = rows.KeyBytes() + (spec.payload_column.empty() ? 0 : payload);
       result.logical_bytes += static_cast<uint64_t>(bytes);
       const int64_t expires = effective_ttl > 0 ? now + effective_ttl : INT64_MAX;
-      history.push_back({event, expires, bytes});
+      history.push_back({event, sequence, expires, bytes});
       live_by_expiry[expires] += bytes;
       // Only the recent past is a candidate for row deletes and point
       // reads; bound the memory of long runs.
@@ -443,18 +455,29 @@ Result<LabResult> RunWorkload(const WorkloadSpec& spec, const std::string& strat
           kind = "newest";
           q.partition_keys = rows.BucketPartitions(id, now);
           q.limit = spec.newest_rows;
+          q.reversed = !rows.newest_first();
         } else if (kind_pick < spec.newest_fraction + spec.range_fraction) {
           kind = "range";
           q.partition_keys = rows.BucketPartitions(id, now);
-          q.slice_start =
-              ClusteringBound{{Value::Timestamp((now - spec.range_seconds) * 1000)}, true};
-          q.slice_end = ClusteringBound{{Value::Timestamp(now * 1000)}, true};
+          if (rows.slices_by_sequence()) {
+            // The sequence numbers written since: from the oldest row of
+            // the range the history remembers, to the newest.
+            int64_t first = sequences[static_cast<size_t>(id)] + 1;
+            for (const Written& w : history) {
+              if (w.event_second >= now - spec.range_seconds) first = std::min(first, w.sequence);
+            }
+            q.slice_start = ClusteringBound{{rows.SliceValue(0, first)}, true};
+          } else {
+            q.slice_start =
+                ClusteringBound{{Value::Timestamp((now - spec.range_seconds) * 1000)}, true};
+            q.slice_end = ClusteringBound{{Value::Timestamp(now * 1000)}, true};
+          }
         } else if (kind_pick < spec.newest_fraction + spec.range_fraction + spec.point_fraction &&
                    !history.empty()) {
           kind = "point";
           const Written& w = history[static_cast<size_t>(random.Uniform(history.size()))];
           q.partition_keys.push_back(rows.PartitionKey(id, w.event_second));
-          q.clustering_prefix = {Value::Timestamp(w.event_second * 1000)};
+          q.clustering_prefix = rows.Clustering(w.event_second, w.sequence);
         } else {
           kind = "missing";
           q.partition_keys.push_back(rows.PartitionKey(spec.identifiers + id, now));

@@ -294,6 +294,7 @@ Result<WorkloadSpec> ParseWorkload(std::string_view text, const std::string& nam
   r.Get("table", "hash_buckets", &spec.hash_buckets);
   r.GetDuration("table", "bucket", &spec.bucket_seconds);
   r.Get("table", "time_column", &spec.time_column);
+  r.Get("table", "sequence_column", &spec.sequence_column);
   r.Get("table", "payload_column", &spec.payload_column);
   if (!spec.create_table_cql.empty() &&
       !TableName(spec.create_table_cql, &spec.keyspace, &spec.table)) {

@@ -33,7 +33,10 @@ struct WorkloadSpec {
   std::string hash_column;
   int64_t hash_buckets = 1;
   int64_t bucket_seconds = 86400;
-  std::string time_column;     // clustering column: the event time
+  std::string time_column;  // the event time: a timestamp clustering (or regular) column
+  // An int or bigint column numbering each identifier's writes from 1 (a
+  // tick table's seq_number), clustering or regular ("": none).
+  std::string sequence_column;
   std::string payload_column;  // a blob or text column filled to the row size
 
   // [writes]

@@ -472,6 +472,33 @@ TEST(LabFromDataTest, DerivesTheWorkloadOfATable) {
   ASSERT_FALSE(refused.ok());
   EXPECT_NE(refused.status().message().find("iot.events"), std::string::npos)
       << refused.status().ToString();
+
+  // A tick table clustered by sequence number, its time a regular column:
+  // replayed as it is.
+  ASSERT_TRUE(session
+                  .Execute("CREATE TABLE iot.ticks (symbol text, day date, seq bigint, at "
+                           "timestamp, v blob, PRIMARY KEY ((symbol, day), seq))")
+                  .ok());
+  for (int64_t t = 0; t < 600; t += 2) {
+    ASSERT_TRUE(clock->Set((start + 3600 + t) * 1'000'000).ok());
+    for (int s = 0; s < 5; ++s) {
+      Mutation m("iot", "ticks", {Value::Text("s" + std::to_string(s)), Value::Date(19723)});
+      m.Insert({Value::Bigint(t / 2)})
+          .Set("at", Value::Timestamp((start + 3600 + t) * 1000))
+          .Set("v", Value::Blob(std::string(20, 'p')));
+      ASSERT_TRUE(db->Apply(m).ok());
+    }
+  }
+  Result<WorkloadSpec> ticks = WorkloadFromTable(db.get(), "iot", "ticks");
+  ASSERT_TRUE(ticks.ok()) << ticks.status().ToString();
+  EXPECT_EQ(ticks->sequence_column, "seq");
+  EXPECT_EQ(ticks->time_column, "at");
+  EXPECT_EQ(ticks->identifiers, 5);
+  ticks->duration_seconds = 600;
+  ticks->sample_seconds = 300;
+  Result<LabResult> tick_run = RunStrategy(*ticks, "lcs", "");
+  ASSERT_TRUE(tick_run.ok()) << tick_run.status().ToString();
+  EXPECT_GT(tick_run->writes, 0u);
 }
 
 TEST(SimulateCommandTest, Arguments) {
