@@ -173,6 +173,7 @@ TEST(LabProcessesTest, AChildsErrorIsTheRunsError) {
   ASSERT_FALSE(here.ok());
   EXPECT_EQ(runs[0].status(), here.status());
   EXPECT_NE(runs[0].status().message().find("FORTNIGHTS"), std::string::npos);
+  std::filesystem::remove_all(ScratchDir("bad"));
 }
 
 // Each child's days done reach the parent's callback, with its job's
