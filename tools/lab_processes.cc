@@ -87,7 +87,7 @@ struct Child {
   int fd = -1;
   std::string received;  // bytes not yet parsed into messages
   std::optional<Result<LabResult>> outcome;
-  std::string problem;  // why its messages could not be read, if they could not
+  std::string problem;  // why its messages could not be read ("its result did not decode: ...")
 };
 
 // Takes the complete messages off the front of child->received.
@@ -100,12 +100,12 @@ void ParseMessages(const LabStrategyProgress& progress, Child* child) {
     std::string_view payload = in.substr(kHeaderBytes, length);
     in.remove_prefix(kHeaderBytes + length);
     if (child->outcome.has_value()) {
-      child->problem = "a message after its result";
+      child->problem = "its process sent a message after its result";
     } else if (kind == MessageKind::kProgress) {
       int64_t day = 0, days = 0;
       if (!GetSignedVarint64(&payload, &day) || !GetSignedVarint64(&payload, &days) ||
           !payload.empty()) {
-        child->problem = "a malformed progress message";
+        child->problem = "its process sent a malformed progress message";
       } else if (progress) {
         progress(child->job, day, days);
       }
@@ -114,7 +114,7 @@ void ParseMessages(const LabStrategyProgress& progress, Child* child) {
       if (result.ok()) {
         child->outcome.emplace(std::move(result));
       } else {
-        child->problem = result.status().message();
+        child->problem = "its result did not decode: " + result.status().message();
       }
     } else if (kind == MessageKind::kError) {
       Status error;
@@ -122,13 +122,16 @@ void ParseMessages(const LabStrategyProgress& progress, Child* child) {
       if (decoded.ok()) {
         child->outcome.emplace(std::move(error));
       } else {
-        child->problem = decoded.message();
+        child->problem = "its error did not decode: " + decoded.message();
       }
     } else {
-      child->problem = "a message of unknown kind " + std::to_string(static_cast<int>(kind));
+      child->problem =
+          "its process sent a message of unknown kind " + std::to_string(static_cast<int>(kind));
     }
   }
   child->received.erase(0, child->received.size() - in.size());
+  // After a message that made no sense, the rest is not read either.
+  if (!child->problem.empty()) child->received.clear();
 }
 
 // The child's outcome, once its pipe is closed and it has been reaped
@@ -145,7 +148,7 @@ Result<LabResult> Outcome(const LabJob& job, Child* child, bool reaped, int wait
     return Status::IOError(who + " exited with status " + std::to_string(WEXITSTATUS(wait_status)));
   }
   if (!child->problem.empty()) {
-    return Status::IOError(who + ": its process sent " + child->problem);
+    return Status::IOError(who + ": " + child->problem);
   }
   if (!child->outcome.has_value()) {
     return Status::IOError(who + " ended without its result (" +
@@ -219,7 +222,7 @@ std::vector<Result<LabResult>> RunLabJobsInProcesses(const std::vector<LabJob>& 
         ParseMessages(progress, &child);
         continue;
       }
-      if (n < 0) child.problem = SystemError("an unreadable pipe");
+      if (n < 0) child.problem = SystemError("its pipe could not be read");
       // End of the pipe: the child has exited (or is exiting).
       ::close(child.fd);
       int wait_status = 0;

@@ -5,8 +5,10 @@
 
 #include "tools/simulate_command.h"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -158,6 +160,37 @@ TEST(LabProcessesTest, AChildThatExitsWithoutItsResultIsAnError) {
             "strategy 'exit0' ended without its result (0 bytes of a message cut off)");
   ASSERT_TRUE(runs[2].ok()) << runs[2].status().ToString();
   EXPECT_EQ(runs[2]->writes, 42u);
+}
+
+// In a child: writes `bytes` to the pipe to the parent, found as the one
+// write end of a pipe among its descriptors.
+void WriteToParent(const std::string& bytes) {
+  for (int fd = 3; fd < 1024; ++fd) {
+    struct stat info;
+    if (::fstat(fd, &info) != 0 || !S_ISFIFO(info.st_mode)) continue;
+    if ((::fcntl(fd, F_GETFL) & O_ACCMODE) != O_WRONLY) continue;
+    if (::write(fd, bytes.data(), bytes.size()) != static_cast<ssize_t>(bytes.size())) ::_exit(4);
+  }
+}
+
+// A result message whose bytes do not decode (a result cut short, a kind
+// the parent does not know) is an error naming the strategy, not a crash.
+TEST(LabProcessesTest, AMessageThatDoesNotDecodeIsAnError) {
+  const std::vector<LabJob> jobs = {{{}, "short"}, {{}, "unknown"}, {{}, "fine"}};
+  const LabChildRun run = [](const LabJob& job, const std::string&, const LabProgress& progress) {
+    // A kind byte, the payload's length as 8 bytes little-endian, the payload.
+    if (job.strategy == "short") WriteToParent(std::string("r\3\0\0\0\0\0\0\0abc", 12));
+    if (job.strategy == "unknown") WriteToParent(std::string("z\0\0\0\0\0\0\0\0", 9));
+    return QuickRun(job, progress, 1);
+  };
+  std::vector<Result<LabResult>> runs = RunLabJobsInProcesses(jobs, "", 3, {}, run);
+  ASSERT_EQ(runs.size(), 3u);
+  EXPECT_EQ(runs[0].status().message(),
+            "strategy 'short': its result did not decode: lab result of 3 bytes is truncated or "
+            "malformed");
+  EXPECT_EQ(runs[1].status().message(),
+            "strategy 'unknown': its process sent a message of unknown kind 122");
+  ASSERT_TRUE(runs[2].ok()) << runs[2].status().ToString();
 }
 
 // A run that fails in its child fails with the engine's own error, class
