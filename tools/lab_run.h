@@ -38,6 +38,8 @@ struct LabSample {
   double read_amplification_p99 = 0;  // over the reads since the previous sample
   // Data past TTL (or deletion) + gc_grace still on disk (estimated).
   uint64_t expired_bytes_waiting = 0;
+
+  friend bool operator==(const LabSample&, const LabSample&) = default;
 };
 
 // A TWCS window at a sample (Database::ExplainExpiry), what the report's
@@ -54,12 +56,16 @@ struct LabWindow {
   // SSTables outside the window with older data that outlives it (or the
   // memtable) hold its expired files back (Cassandra's overlap check).
   bool blocked = false;
+
+  friend bool operator==(const LabWindow&, const LabWindow&) = default;
 };
 
 // The TWCS windows at one sample point, oldest first.
 struct LabWindowSample {
   int64_t second = 0;  // since the run's start, as LabSample::second
   std::vector<LabWindow> windows;
+
+  friend bool operator==(const LabWindowSample&, const LabWindowSample&) = default;
 };
 
 struct LabResult {
@@ -113,6 +119,9 @@ struct LabResult {
   double wall_seconds = 0;
   double compaction_cpu_seconds = 0;  // CPU time in flushes and compactions
   double simulated_days_per_minute = 0;
+
+  // Field by field (tools/lab_result_codec's round trip is checked with it).
+  friend bool operator==(const LabResult&, const LabResult&) = default;
 };
 
 // Called after each simulated day: (day, days in all).

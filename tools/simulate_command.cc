@@ -14,6 +14,7 @@
 #include "engine/types/type_codec.h"
 #include "tools/lab_figures.h"
 #include "tools/lab_from_data.h"
+#include "tools/lab_processes.h"
 #include "tools/lab_report.h"
 
 namespace cassette::tools {
@@ -333,22 +334,28 @@ int RunSimulateCommand(const SimulateSettings& settings, std::ostream& out, std:
           << "   " << std::flush;
     };
   }
-  std::vector<Result<LabResult>> runs = RunLabJobs(job_list, scratch, jobs, report);
+  // Each run in a process of its own (this process has no other thread
+  // yet): a run that crashes costs only its own figures.
+  std::vector<Result<LabResult>> runs = RunLabJobsInProcesses(job_list, scratch, jobs, report);
   if (progress_bar) err << "\r" << std::string(100, ' ') << "\r" << std::flush;
-  std::vector<LabResult> all;
   std::error_code ec;
+  if (!scratch.empty()) std::filesystem::remove_all(scratch, ec);
+  bool failed = false;
   for (size_t i = 0; i < job_list.size(); ++i) {
-    if (!runs[i].ok()) {
-      err << "cassette simulate: " << job_list[i].strategy
-          << (i >= strategies.size() ? " (sampling check)" : "") << ": "
-          << runs[i].status().ToString() << "\n";
-      if (!scratch.empty()) std::filesystem::remove_all(scratch, ec);
-      return 1;
-    }
-    all.push_back(std::move(runs[i]).value());
+    if (runs[i].ok()) continue;
+    err << "cassette simulate: " << job_list[i].strategy
+        << (i >= strategies.size() ? " (sampling check)" : "") << ": "
+        << runs[i].status().ToString() << "\n";
+    failed = true;
   }
+  // The strategies whose runs succeeded are shown; the exit status says
+  // that some did not.
   const size_t n = strategies.size();
-  std::vector<LabResult> results(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(n));
+  std::vector<LabResult> results;
+  for (size_t i = 0; i < n; ++i) {
+    if (runs[i].ok()) results.push_back(std::move(runs[i]).value());
+  }
+  if (results.empty()) return 1;
   std::optional<LabSampling> sampled;
   if (sampling) {
     sampled.emplace();
@@ -360,11 +367,12 @@ int RunSimulateCommand(const SimulateSettings& settings, std::ostream& out, std:
     sampled->check_seconds = check.duration_seconds;
     sampled->check_identifiers = check.identifiers;
     for (size_t i = 0; i < n; ++i) {
-      sampled->checks.push_back(CompareSampledRun(all[n + i], all[2 * n + i]));
+      if (runs[i].ok() && runs[n + i].ok() && runs[2 * n + i].ok()) {
+        sampled->checks.push_back(CompareSampledRun(*runs[n + i], *runs[2 * n + i]));
+      }
     }
   }
   const LabSampling* sampling_figures = sampled ? &*sampled : nullptr;
-  if (!scratch.empty()) std::filesystem::remove_all(scratch, ec);
   if (!settings.csv_file.empty()) {
     std::ofstream csv(settings.csv_file, std::ios::binary | std::ios::trunc);
     csv << SimulateCsv(results);
@@ -389,7 +397,7 @@ int RunSimulateCommand(const SimulateSettings& settings, std::ostream& out, std:
   }
   out << (settings.json ? SimulateJson(spec, results, sampling_figures)
                         : SimulateTable(spec, results, sampling_figures));
-  return 0;
+  return failed ? 1 : 0;
 }
 
 }  // namespace cassette::tools
