@@ -588,11 +588,17 @@ Result<LabResult> RunWorkload(const WorkloadSpec& spec, const std::string& strat
 Result<LabResult> RunStrategy(const WorkloadSpec& spec, const std::string& strategy,
                               const std::string& scratch_dir, const LabProgress& progress,
                               bool keep_files) {
-  if (spec.sample >= 1) return RunWorkload(spec, strategy, scratch_dir, progress, keep_files);
   double fraction = 1;
-  const WorkloadSpec sampled = SampledWorkload(spec, spec.sample, &fraction);
-  CASSETTE_ASSIGN_OR_RETURN(LabResult result,
-                            RunWorkload(sampled, strategy, scratch_dir, progress, keep_files));
+  const WorkloadSpec sampled =
+      spec.sample >= 1 ? spec : SampledWorkload(spec, spec.sample, &fraction);
+  Result<LabResult> run = RunWorkload(sampled, strategy, scratch_dir, progress, keep_files);
+  if (!run.ok() && !keep_files && !scratch_dir.empty()) {
+    // A failed run leaves nothing behind in the scratch directory either.
+    std::error_code ec;
+    std::filesystem::remove_all(scratch_dir, ec);
+  }
+  if (!run.ok() || spec.sample >= 1) return run;
+  LabResult result = std::move(run).value();
   const double simulated_days_per_minute = result.simulated_days_per_minute;
   ScaleUpResult(fraction, &result);
   result.simulated_days_per_minute = simulated_days_per_minute;

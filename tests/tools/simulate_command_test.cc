@@ -173,6 +173,7 @@ TEST(LabRunTest, BadStrategyOptionsAreTheEnginesErrors) {
   ASSERT_FALSE(run.ok());
   EXPECT_NE(run.status().message().find("FORTNIGHTS"), std::string::npos)
       << run.status().ToString();
+  EXPECT_FALSE(std::filesystem::exists(ScratchDir("bad"))) << "a failed run cleans up";
 }
 
 // The same workload and seed give the same figures, byte for byte, once
