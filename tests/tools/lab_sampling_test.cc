@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -164,6 +165,29 @@ TEST(LabSamplingTest, ASampledRunIsTheSmallRunScaledBack) {
   ASSERT_FALSE(sampled->notes.empty());
   EXPECT_EQ(sampled->notes[0],
             "sampled: 10 of 20 identifiers; byte figures and counts scaled back x2");
+}
+
+// UCS without flush_size_override sizes its levels from the flush size it
+// observes, rounded to whole MiB: a sampled run says it cannot scale that.
+TEST(LabSamplingTest, ASampledUcsRunWithoutAFlushSizeSaysItIsLessExact) {
+  WorkloadSpec spec = SmallWorkload(30);
+  spec.sample = 0.5;
+  auto has_note = [](const LabResult& r) {
+    return std::any_of(r.notes.begin(), r.notes.end(), [](const std::string& note) {
+      return note.find("flush_size_override") != std::string::npos &&
+             note.find("whole MiB") != std::string::npos;
+    });
+  };
+  Result<LabResult> plain = RunStrategy(spec, "ucs", "");
+  ASSERT_TRUE(plain.ok()) << plain.status().ToString();
+  EXPECT_TRUE(has_note(*plain));
+  Result<LabResult> sized = RunStrategy(spec, "ucs:flush_size_override=4MiB", "");
+  ASSERT_TRUE(sized.ok()) << sized.status().ToString();
+  EXPECT_FALSE(has_note(*sized));
+  spec.sample = 1;
+  Result<LabResult> full = RunStrategy(spec, "ucs", "");
+  ASSERT_TRUE(full.ok()) << full.status().ToString();
+  EXPECT_FALSE(has_note(*full)) << "a full run is what it is";
 }
 
 // `cassette simulate --sample` runs the check and prints what it measured.
