@@ -3,6 +3,7 @@
 // dies costs its own run only.
 #include "tools/lab_processes.h"
 
+#include "tests/tools/lab_test_workload.h"
 #include "tools/simulate_command.h"
 
 #include <fcntl.h>
@@ -19,54 +20,8 @@
 namespace cassette::tools {
 namespace {
 
-// As tests/tools/simulate_command_test.cc's: 10 sensors, a reading every
-// 2 s kept an hour, replayed for `hours`.
-std::string TinyWorkload(int hours) {
-  return R"(
-[table]
-cql = """CREATE TABLE lab.r (id text, day date, ts timestamp, payload blob,
-         PRIMARY KEY ((id, day), ts))
-         WITH default_time_to_live = 3600 AND gc_grace_seconds = 60"""
-identifier_column = "id"
-bucket_column = "day"
-bucket = "1d"
-time_column = "ts"
-payload_column = "payload"
-
-[writes]
-identifiers = 10
-interval_seconds = 2
-row_bytes = 40
-row_bytes_spread = 10
-
-[reads]
-interval_seconds = 10
-newest_fraction = 0.5
-range_fraction = 0.3
-point_fraction = 0.1
-missing_fraction = 0.1
-
-[run]
-duration = ")" +
-         std::to_string(hours) +
-         R"(h"
-sample_every = "10m"
-memtable_bytes = 262144
-)";
-}
-
-// The JSON without its wall-clock keys (as simulate_command_test's).
-std::string WithoutWallClock(std::string text) {
-  for (size_t at = text.find(",\"wall\":{"); at != std::string::npos;
-       at = text.find(",\"wall\":{")) {
-    text.erase(at, text.find('}', at) - at + 1);
-  }
-  const std::string speed = ",\"simulated_days_per_minute\":";
-  for (size_t at = text.find(speed); at != std::string::npos; at = text.find(speed)) {
-    text.erase(at, text.find_first_of(",}", at + speed.size()) - at);
-  }
-  return text;
-}
+using lab_test::TinyWorkload;
+using lab_test::WithoutWallClock;
 
 std::string ScratchDir(const std::string& name) {
   return (std::filesystem::temp_directory_path() /

@@ -11,6 +11,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "tests/tools/lab_test_workload.h"
 #include "tools/lab_figures.h"
 #include "tools/simulate_command.h"
 #include "tools/stats_command.h"
@@ -20,17 +21,7 @@ namespace {
 
 // 20 sensors, a reading every 2 s, kept 1 hour, replayed for `minutes`.
 WorkloadSpec SmallWorkload(int minutes) {
-  Result<WorkloadSpec> spec = ParseWorkload(R"(
-[table]
-cql = """CREATE TABLE lab.r (id text, day date, ts timestamp, payload blob,
-         PRIMARY KEY ((id, day), ts))
-         WITH default_time_to_live = 3600 AND gc_grace_seconds = 60"""
-identifier_column = "id"
-bucket_column = "day"
-bucket = "1d"
-time_column = "ts"
-payload_column = "payload"
-
+  Result<WorkloadSpec> spec = ParseWorkload(lab_test::TableToml() + R"(
 [writes]
 identifiers = 20
 interval_seconds = 2

@@ -6,6 +6,7 @@
 #include "cassette/clock.h"
 #include "cassette/cql.h"
 #include "cassette/db.h"
+#include "tests/tools/lab_test_workload.h"
 #include "tools/lab_from_data.h"
 
 #include <gtest/gtest.h>
@@ -18,55 +19,8 @@
 namespace cassette::tools {
 namespace {
 
-// A tiny pure-TTL workload: 10 sensors, a reading every 2 s, kept 1 hour,
-// expired data kept 60 s more (gc_grace), replayed for `hours`.
-std::string TinyWorkload(int hours, const std::string& extra = "") {
-  return R"(
-[table]
-cql = """CREATE TABLE lab.r (id text, day date, ts timestamp, payload blob,
-         PRIMARY KEY ((id, day), ts))
-         WITH default_time_to_live = 3600 AND gc_grace_seconds = 60"""
-identifier_column = "id"
-bucket_column = "day"
-bucket = "1d"
-time_column = "ts"
-payload_column = "payload"
-
-[writes]
-identifiers = 10
-interval_seconds = 2
-row_bytes = 40
-row_bytes_spread = 10
-
-[reads]
-interval_seconds = 10
-newest_fraction = 0.5
-range_fraction = 0.3
-point_fraction = 0.1
-missing_fraction = 0.1
-
-[run]
-duration = ")" +
-         std::to_string(hours) +
-         R"(h"
-sample_every = "10m"
-memtable_bytes = 262144
-)" + extra;
-}
-
-// The JSON without its wall-clock keys, the only ones allowed to differ
-// between two runs of the same workload and seed.
-std::string WithoutWallClock(std::string text) {
-  for (size_t at = text.find(",\"wall\":{"); at != std::string::npos;
-       at = text.find(",\"wall\":{")) {
-    text.erase(at, text.find('}', at) - at + 1);
-  }
-  const std::string speed = ",\"simulated_days_per_minute\":";
-  for (size_t at = text.find(speed); at != std::string::npos; at = text.find(speed)) {
-    text.erase(at, text.find_first_of(",}", at + speed.size()) - at);
-  }
-  return text;
-}
+using lab_test::TinyWorkload;
+using lab_test::WithoutWallClock;
 
 std::string ScratchDir(const std::string& name) {
   return (std::filesystem::temp_directory_path() /
