@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 
 namespace cassette::tools {
@@ -117,13 +118,29 @@ TEST(LabProcessesTest, AChildThatExitsWithoutItsResultIsAnError) {
   EXPECT_EQ(runs[2]->writes, 42u);
 }
 
-// In a child: writes `bytes` to the pipe to the parent, found as the one
-// write end of a pipe among its descriptors.
-void WriteToParent(const std::string& bytes) {
+// The write ends of pipes open in this process.
+std::set<int> WritablePipes() {
+  std::set<int> fds;
   for (int fd = 3; fd < 1024; ++fd) {
     struct stat info;
     if (::fstat(fd, &info) != 0 || !S_ISFIFO(info.st_mode)) continue;
-    if ((::fcntl(fd, F_GETFL) & O_ACCMODE) != O_WRONLY) continue;
+    if ((::fcntl(fd, F_GETFL) & O_ACCMODE) == O_WRONLY) fds.insert(fd);
+  }
+  return fds;
+}
+
+// Pipes the test process had before it started children (ctest's, a
+// make jobserver's): never the children's to write to.
+std::set<int>& InheritedPipes() {
+  static std::set<int> fds;
+  return fds;
+}
+
+// In a child: writes `bytes` to the pipe to the parent, the one write end
+// of a pipe that the test process did not have already.
+void WriteToParent(const std::string& bytes) {
+  for (int fd : WritablePipes()) {
+    if (InheritedPipes().contains(fd)) continue;
     if (::write(fd, bytes.data(), bytes.size()) != static_cast<ssize_t>(bytes.size())) ::_exit(4);
   }
 }
@@ -131,6 +148,7 @@ void WriteToParent(const std::string& bytes) {
 // A result message whose bytes do not decode (a result cut short, a kind
 // the parent does not know) is an error naming the strategy, not a crash.
 TEST(LabProcessesTest, AMessageThatDoesNotDecodeIsAnError) {
+  InheritedPipes() = WritablePipes();
   const std::vector<LabJob> jobs = {{{}, "short"}, {{}, "unknown"}, {{}, "fine"}};
   const LabChildRun run = [](const LabJob& job, const std::string&, const LabProgress& progress) {
     // A kind byte, the payload's length as 8 bytes little-endian, the payload.
