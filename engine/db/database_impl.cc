@@ -64,6 +64,9 @@ DatabaseImpl::DatabaseImpl(const Options& options, std::string path)
                                        : nullptr),
       fs_(counting_fs_.get()) {
   BumpSchemaVersion();  // no other thread sees the object yet
+  if (options_.clock) {
+    list_sequence_ = static_cast<uint64_t>(std::max<int64_t>(0, options_.clock->WallMicros()));
+  }
 }
 
 DatabaseImpl::~DatabaseImpl() { Close().IgnoreError(); }
@@ -241,7 +244,7 @@ Status DatabaseImpl::ApplyMutations(std::span<const Mutation> batch) {
           "Out of bound timestamp, must be in [-9223372036854775807, 9223372036854775807]");
     }
     ConversionContext context{tables[t].table->id(), mutation.timestamp().value_or(batch_timestamp),
-                              NowInSeconds(now)};
+                              NowInSeconds(now), &list_sequence_};
     // Most mutations are one plain row: described, not built as an update.
     if (ConvertPlainMutation(*tables[t].schema, mutation, context, &plains.emplace_back())) {
       converted.push_back({t, plains.size() - 1, true});
@@ -287,9 +290,10 @@ Status DatabaseImpl::ApplyInserts(const InsertBatch& batch) {
   const int64_t timestamp = batch.timestamp().value_or(timestamps_.Next(now));
   ConvertedInserts converted;
   if (timestamp == kNoTimestamp ||
-      !ConvertInsertBatch(*schema, batch,
-                          ConversionContext{table->id(), timestamp, NowInSeconds(now)},
-                          &converted)) {
+      !ConvertInsertBatch(
+          *schema, batch,
+          ConversionContext{table->id(), timestamp, NowInSeconds(now), &list_sequence_},
+          &converted)) {
     // Not all plain rows, or something wrong: the general path applies the
     // batch or says what is wrong, with the same messages as ApplyBatch.
     return ApplyMutations(InsertBatchMutations(*schema, batch, timestamp));

@@ -271,6 +271,9 @@ class DatabaseImpl final : public Database {
   // Serializes flushes (one at a time keeps replay positions simple).
   std::mutex flush_mutex_;
   std::atomic<bool> closed_{false};
+  // ConversionContext::list_sequence: starts at the clock's microseconds
+  // when the database opens, so numbers rise across restarts too.
+  std::atomic<uint64_t> list_sequence_{0};
   // Open() succeeded: only then does Close() write the manifest.
   bool opened_ = false;
   RecoveryReport recovery_;  // written by Open only

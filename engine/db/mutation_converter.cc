@@ -132,20 +132,31 @@ class RowCellBuilder {
     return Status::OK();
   }
 
-  // List element paths are version-1 timeuuids ordered by time: appends
-  // count up from 2^56 + the write timestamp, prepends count down from 2^56,
-  // so prepended elements sort first (as Cassandra's) and later prepends
-  // before earlier ones. (Write timestamps in tenths of microseconds stay
-  // below 2^56 until the year 2198.)
+  // List element paths are version-1 timeuuids. Their time orders them by
+  // write timestamp: appends count up from 2^56 + the timestamp (in tenths
+  // of microseconds, below 2^56 until the year 2198), prepends down from
+  // 2^56, so prepended elements sort first (as Cassandra's) and later
+  // prepends before earlier ones. Their clock sequence and node order
+  // those of one timestamp: the element's number in list_sequence, rising
+  // for appends and falling for prepends. Compared as signed bytes (as
+  // Cassandra compares them), each of those bytes holds 7 bits of it.
   std::string ListPath(bool prepend) {
-    const int64_t base = context_.timestamp * 10 + (list_counter_++);
+    const uint64_t number = context_.list_sequence != nullptr
+                                ? context_.list_sequence->fetch_add(1, std::memory_order_relaxed)
+                                : list_counter_++;
+    constexpr uint64_t kNumbers = uint64_t{1} << 55;  // 6 bits in byte 8, 7 in bytes 9-15
+    const uint64_t order = prepend ? kNumbers - 1 - (number % kNumbers) : number % kNumbers;
+    const int64_t base = context_.timestamp * 10;
     const int64_t ticks = prepend ? (int64_t{1} << 56) - base : base + (int64_t{1} << 56);
     const uint64_t t = static_cast<uint64_t>(ticks) & ((uint64_t{1} << 60) - 1);
     std::string uuid;
     PutBigEndian32(&uuid, static_cast<uint32_t>(t));                   // time_low
     PutBigEndian16(&uuid, static_cast<uint16_t>(t >> 32));             // time_mid
     PutBigEndian16(&uuid, static_cast<uint16_t>(0x1000 | (t >> 48)));  // version 1
-    PutBigEndian64(&uuid, 0x8000000000000000ull | (context_.table_id & 0x3fffffffffffffffull));
+    uuid.push_back(static_cast<char>(0x80 | (order >> 49)));           // variant 10
+    for (int shift = 42; shift >= 0; shift -= 7) {
+      uuid.push_back(static_cast<char>((order >> shift) & 0x7f));
+    }
     std::string path;
     EncodeComparable(DataType::Timeuuid(), uuid, false, &path);
     return path;
@@ -274,7 +285,7 @@ class RowCellBuilder {
 
   const ConversionContext& context_;
   int32_t ttl_;
-  int64_t list_counter_ = 0;
+  uint64_t list_counter_ = 0;
 };
 
 // Sorts and merges the column data of a row so each column appears once

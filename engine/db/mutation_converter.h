@@ -5,6 +5,7 @@
 // an InvalidRequest explains why not; nothing is applied here.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 
 #include "cassette/mutation.h"
@@ -20,6 +21,12 @@ struct ConversionContext {
   uint64_t table_id = 0;
   int64_t timestamp = 0;  // the write timestamp (micros) to give every cell
   int64_t now_sec = 0;    // local deletion / expiry base
+  // Numbers every list element written, so that elements appended or
+  // prepended at one timestamp (the statements of a BATCH, or writes
+  // USING the same TIMESTAMP) stay distinct and in the order written; the
+  // database's, shared by all its writes. Null: a count from 0 for this
+  // mutation alone.
+  std::atomic<uint64_t>* list_sequence = nullptr;
 };
 
 // Builds the update in *update, which must be empty (default-constructed):
