@@ -178,7 +178,9 @@ Registry BuildRegistry() {
   Add(&r, "floor", {date, duration, date}, date, Floor);
   Add(&r, "floor", {time, duration}, time, Floor);
   // <type>AsBlob and blobAs<type> for every native type but blob itself
-  // (varchar spelled out as an alias of text, as Cassandra does).
+  // (varchar spelled out as an alias of text, as Cassandra does), and
+  // Cassandra 5's snake_case names beside them (<type>_as_blob,
+  // blob_as_<type>); an error names the function as it was called.
   static constexpr TypeKind kBlobConvertible[] = {
       TypeKind::kAscii,   TypeKind::kBigint,  TypeKind::kBoolean,   TypeKind::kCounter,
       TypeKind::kDate,    TypeKind::kDecimal, TypeKind::kDouble,    TypeKind::kDuration,
@@ -187,11 +189,16 @@ Registry BuildRegistry() {
       TypeKind::kTinyint, TypeKind::kUuid,    TypeKind::kVarint};
   for (TypeKind kind : kBlobConvertible) {
     const DataType type = DataType::Of(kind);
-    Add(&r, type.ToString() + "asblob", {type}, DataType::Blob(), ToBlob);
-    Add(&r, "blobas" + type.ToString(), {DataType::Blob()}, type, FromBlob);
+    for (const char* separator : {"", "_"}) {
+      const std::string as = std::string(separator) + "as" + separator;
+      Add(&r, type.ToString() + as + "blob", {type}, DataType::Blob(), ToBlob);
+      Add(&r, "blob" + as + type.ToString(), {DataType::Blob()}, type, FromBlob);
+    }
   }
-  Add(&r, "varcharasblob", {DataType::Text()}, DataType::Blob(), ToBlob);
-  Add(&r, "blobasvarchar", {DataType::Blob()}, DataType::Text(), FromBlob);
+  AddAliased(&r, {"varcharasblob", "varchar_as_blob"}, {DataType::Text()}, DataType::Blob(),
+             ToBlob);
+  AddAliased(&r, {"blobasvarchar", "blob_as_varchar"}, {DataType::Blob()}, DataType::Text(),
+             FromBlob);
   return r;
 }
 

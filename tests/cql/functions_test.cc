@@ -155,6 +155,17 @@ TEST(FunctionsTest, BlobConversions) {
   EXPECT_EQ(CallError("blobasint", {Value::Blob("\x01")}),
             "In call to function system.blobasint, value 0x01 is not a valid binary "
             "representation for type int");
+  // Cassandra 5's snake_case names, beside the old ones.
+  EXPECT_EQ(Call("int_as_blob", {Value::Int(258)}), Value::Blob(std::string("\0\0\1\2", 4)));
+  EXPECT_EQ(Call("blob_as_int", {Value::Blob(std::string("\0\0\1\2", 4))}), Value::Int(258));
+  EXPECT_EQ(Call("text_as_blob", {Value::Text("a")}), Value::Blob("a"));
+  EXPECT_EQ(Call("varchar_as_blob", {Value::Text("a")}), Value::Blob("a"));
+  EXPECT_EQ(Call("blob_as_varchar", {Value::Blob("a")}), Value::Text("a"));
+  EXPECT_EQ(Call("timestamp_as_blob", {Value::Timestamp(1)}),
+            Value::Blob(std::string("\0\0\0\0\0\0\0\1", 8)));
+  EXPECT_EQ(CallError("blob_as_int", {Value::Blob("\x01")}),
+            "In call to function system.blob_as_int, value 0x01 is not a valid binary "
+            "representation for type int");
 }
 
 TEST(FunctionsTest, TokenIsMurmur3OfTheSerializedKey) {
