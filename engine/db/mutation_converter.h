@@ -1,7 +1,7 @@
 // Converts a public Mutation into the internal PartitionUpdate for one
 // table: checks every value against the schema, assigns the write timestamp
 // and TTL, encodes keys, and turns INSERT/UPDATE/DELETE semantics into cells,
-// markers and deletions (SPEC.md §1-§3). Either the whole update is built or
+// markers and deletions as Cassandra does. Either the whole update is built or
 // an InvalidRequest explains why not; nothing is applied here.
 #pragma once
 

@@ -3,8 +3,9 @@
 // partitions of the token range in token order) it merges what every
 // source holds, applies the partition deletion, range tombstones, row
 // deletions, cell tombstones and TTL as of cmd.now_sec, and keeps the
-// visible rows (SPEC §1); then it selects columns, applies LIMIT, PER
-// PARTITION LIMIT and paging (SPEC §7) and counts what it scanned (SPEC §3).
+// visible rows; then it selects columns, applies LIMIT, PER
+// PARTITION LIMIT and paging and counts what it scanned (as Cassandra's
+// ReadCommand counts tombstones: engine/read/live_view.h).
 //
 // Rules worth knowing:
 //   - a partition with no live row in the slice but live static data

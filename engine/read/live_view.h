@@ -1,6 +1,6 @@
 // The live view of one merged row: what a read at `now` returns of it, and
 // how many tombstones the read scanned to get there, counted as Cassandra's
-// ReadCommand counts them (SPEC §3):
+// ReadCommand counts them:
 //   - shadowed data (by the partition deletion, a covering range tombstone,
 //     the row's own deletion or a collection's deletion) is dropped first,
 //     as Cassandra's merge drops it; it is not a tombstone;

@@ -27,7 +27,7 @@ struct ReadCommand {
   // Rows in the reverse of storage order (partitions keep their order).
   bool reversed = false;
   // The query restricts clustering or regular columns: a partition with
-  // live static data but no live row then yields nothing (SPEC §7).
+  // live static data but no live row then yields nothing (as in Cassandra).
   bool restricts_rows = false;
   // Indices into schema->columns(), in output order. Empty: SELECT * order.
   std::vector<size_t> selection;

@@ -1,5 +1,5 @@
 // TombstoneGuard: counts the tombstones a read scans and applies
-// Cassandra's two thresholds (SPEC §3): past tombstone_warn_threshold the
+// Cassandra's two thresholds: past tombstone_warn_threshold the
 // read succeeds with a client warning; past tombstone_failure_threshold it
 // aborts at once with a ReadFailure. A negative threshold is disabled.
 //
