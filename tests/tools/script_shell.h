@@ -59,7 +59,7 @@ inline std::vector<std::string> FileNames(const std::string& dir, std::string_vi
   if (handle == nullptr) return names;
   while (dirent* entry = readdir(handle)) {
     const std::string name = entry->d_name;
-    if (name.size() > prefix.size() + suffix.size() &&
+    if (name.size() >= prefix.size() + suffix.size() &&
         name.compare(0, prefix.size(), prefix) == 0 && EndsWith(name, suffix)) {
       names.push_back(name);
     }
