@@ -11,28 +11,23 @@
 // printed it (review every changed line before committing).
 #include <gtest/gtest.h>
 
-#include <dirent.h>
-
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
-#include <sstream>
 #include <string>
 #include <vector>
 
-#include "tools/shell.h"
+#include "tests/tools/script_shell.h"
 
 namespace cassette::tools {
 namespace {
 
-constexpr int64_t kStart = 1705276800000000;  // --clock manual:2024-01-15T00:00:00Z
+using script_testing::ReadFile;
+using script_testing::SplitLines;
 
-std::string ConformanceDir() {
-  const char* dir = std::getenv("CASSETTE_SOURCE_DIR");
-  return std::string(dir != nullptr ? dir : CASSETTE_SOURCE_DIR) + "/tests/cql/conformance";
-}
+std::string ConformanceDir() { return script_testing::SourcePath("tests/cql/conformance"); }
 
 bool Rewriting() {
   const char* rewrite = std::getenv("CASSETTE_REWRITE");
@@ -41,34 +36,9 @@ bool Rewriting() {
 
 // Script names without ".cql", sorted.
 std::vector<std::string> ScriptNames() {
-  std::vector<std::string> names;
-  DIR* handle = opendir(ConformanceDir().c_str());
-  if (handle == nullptr) return names;
-  while (dirent* entry = readdir(handle)) {
-    const std::string name = entry->d_name;
-    if (name.size() > 4 && name.compare(name.size() - 4, 4, ".cql") == 0) {
-      names.push_back(name.substr(0, name.size() - 4));
-    }
-  }
-  closedir(handle);
-  std::sort(names.begin(), names.end());
+  std::vector<std::string> names = script_testing::FileNames(ConformanceDir(), "", ".cql");
+  for (std::string& name : names) name.resize(name.size() - 4);
   return names;
-}
-
-std::vector<std::string> SplitLines(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  std::string line;
-  while (std::getline(in, line)) lines.push_back(line);
-  return lines;
-}
-
-std::string ReadFile(const std::string& path, bool* found) {
-  std::ifstream in(path, std::ios::binary);
-  *found = in.good();
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
 }
 
 // One output line and the statement whose execution printed it.
@@ -77,42 +47,22 @@ struct OutputLine {
   std::string statement;
 };
 
-// Feeds the script line by line (as a pipe would) so that each output line
-// can be traced back to the statement that printed it.
 std::vector<OutputLine> RunScript(const std::string& script, std::string* errors) {
-  ShellSettings settings;
-  settings.data_dir = "/data";
-  settings.manual_clock_micros = kStart;
-  settings.format = OutputFormat::kJson;
-  std::ostringstream out;
-  std::ostringstream err;
   std::vector<OutputLine> lines;
-  auto shell =
-      Shell::Open(settings, NewMemFileSystem(), ShellIo{.out = &out, .err = &err, .tty = false});
-  if (!shell.ok()) {
-    *errors = shell.status().ToString();
-    return lines;
-  }
-  // TRACING is off in a new shell: no trace lines in the output.
+  auto shell = script_testing::ScriptShell::Open(errors);
+  if (shell == nullptr) return lines;
   std::string statement;
-  size_t consumed = 0;
-  const auto collect = [&] {
-    const std::string printed = out.str().substr(consumed);
-    consumed = out.str().size();
-    for (std::string& line : SplitLines(printed)) lines.push_back({std::move(line), statement});
+  const auto collect = [&](std::vector<std::string> printed) {
+    for (std::string& line : printed) lines.push_back({std::move(line), statement});
   };
   for (const std::string& line : SplitLines(script)) {
     statement += line + "\n";
-    (*shell)->FeedLine(line);
-    collect();
+    collect(shell->Feed(line));
     // Between statements the shell prompts afresh; inside one it continues.
-    if ((*shell)->Prompt() != "   ... ") statement.clear();
+    if (!shell->InsideStatement()) statement.clear();
   }
-  (*shell)->FinishInput();
-  collect();
-  Status closed = (*shell)->Close();
-  if (!closed.ok()) *errors = closed.ToString();
-  *errors += err.str();
+  collect(shell->Finish());
+  *errors = shell->Close();
   return lines;
 }
 
