@@ -39,6 +39,10 @@ uint64_t ColumnSize(const ColumnOperation& column) {
       return kCellOverhead + column.value.bytes().size();
     case CellOp::kDelete:
       return kCellOverhead;
+    case CellOp::kListSetAt:
+      return kCellOverhead + column.path.size() + column.value.bytes().size();
+    case CellOp::kListDeleteAt:
+      return kCellOverhead + column.path.size();
     case CellOp::kMapPut:
       return kCellOverhead + column.key.bytes().size() + column.value.bytes().size();
     case CellOp::kCollectionSet:

@@ -642,6 +642,7 @@ Result<CqlResult> ExecuteBatch(const BatchStatement& statement,
   MutationBuilder builder(context.db);
   std::vector<Mutation> mutations;
   for (const WritePlan& plan : plans) CASSETTE_RETURN_IF_ERROR(builder.Build(plan, &mutations));
+  MutationBuilder::DropSupersededCounterWrites(&mutations);
   CqlResult result;
   if (!conditional) {
     // Refused whole before anything is written; Cassandra does not check

@@ -1,5 +1,6 @@
 #include "engine/cql/mutation_builder.h"
 
+#include <set>
 #include <utility>
 
 #include "engine/types/type_codec.h"
@@ -38,14 +39,6 @@ ClusteringBound Bound(const std::vector<Value>& prefix,
   bound.prefix.insert(bound.prefix.end(), values->begin(), values->end());
   bound.inclusive = inclusive;
   return bound;
-}
-
-void ReplaceList(RowBuilder& row, const ColumnWrite& write, const std::vector<Value>& elements) {
-  if (elements.empty()) {
-    row.SetNull(write.column);
-  } else {
-    row.ReplaceCollection(write.column, elements);
-  }
 }
 
 }  // namespace
@@ -111,6 +104,28 @@ Status MutationBuilder::Build(WritePlan&& plan, std::vector<Mutation>* out) {
   return Status::OK();
 }
 
+void MutationBuilder::DropSupersededCounterWrites(std::vector<Mutation>* mutations) {
+  std::set<std::string> written;  // the cells met so far, walking back from the last
+  for (auto m = mutations->rbegin(); m != mutations->rend(); ++m) {
+    std::string partition;
+    AppendPart(&partition, m->keyspace());
+    AppendPart(&partition, m->table());
+    for (const Value& v : m->partition_key()) AppendPart(&partition, v.bytes());
+    for (auto row = m->mutable_rows().rbegin(); row != m->mutable_rows().rend(); ++row) {
+      std::string cell_row = partition + "|";
+      for (const Value& v : row->clustering) AppendPart(&cell_row, v.bytes());
+      cell_row.push_back('|');
+      std::vector<ColumnOperation>& columns = row->columns;
+      for (size_t i = columns.size(); i-- > 0;) {
+        if (columns[i].op != CellOp::kCounterSet) continue;
+        std::string cell = cell_row;
+        AppendPart(&cell, columns[i].column);
+        if (!written.insert(std::move(cell)).second) columns.erase(columns.begin() + i);
+      }
+    }
+  }
+}
+
 Status MutationBuilder::ApplyWrites(const WritePlan& plan, const std::vector<Value>& key,
                                     const std::vector<Value>& clustering, RowBuilder row) {
   for (const ColumnWrite& write : plan.writes) {
@@ -157,69 +172,83 @@ Status MutationBuilder::ApplyWrite(const WritePlan& plan, const ColumnWrite& wri
 Status MutationBuilder::ApplyReadWrite(const WritePlan& plan, const ColumnWrite& write,
                                        const std::vector<Value>& key,
                                        const std::vector<Value>& clustering, RowBuilder& row) {
+  if (write.kind != ColumnWrite::Kind::kCounterAdd) {
+    return ApplyListElementWrite(plan, write, key, clustering, row);
+  }
   std::string cache_key;
   CASSETTE_ASSIGN_OR_RETURN(Value current, CurrentValue(plan, write, key, clustering, &cache_key));
-  if (write.kind == ColumnWrite::Kind::kCounterAdd) {
-    const int64_t old = current.is_null() ? 0 : current.AsInt64();
-    // Wraps on overflow, as Cassandra's long counters do.
-    const int64_t total =
-        static_cast<int64_t>(static_cast<uint64_t>(old) + static_cast<uint64_t>(write.delta));
-    row.SetCounter(write.column, total);
-    written_[cache_key] = Value::Counter(total);
-    return Status::OK();
+  const int64_t old = current.is_null() ? 0 : current.AsInt64();
+  // Wraps on overflow, as Cassandra's long counters do.
+  const int64_t total =
+      static_cast<int64_t>(static_cast<uint64_t>(old) + static_cast<uint64_t>(write.delta));
+  row.SetCounter(write.column, total);
+  written_[cache_key] = Value::Counter(total);
+  return Status::OK();
+}
+
+Status MutationBuilder::ApplyListElementWrite(const WritePlan& plan, const ColumnWrite& write,
+                                              const std::vector<Value>& key,
+                                              const std::vector<Value>& clustering,
+                                              RowBuilder& row) {
+  // As Cassandra's statements do, each reads the list as stored (not as an
+  // earlier statement of its batch left it) and writes only the cells of
+  // the elements it changes: the others keep their timestamps and TTLs.
+  ReadQuery query = CurrentRowQuery(plan, write, key, clustering);
+  query.with_cell_metadata = true;
+  CASSETTE_ASSIGN_OR_RETURN(ResultSet result, db_->Read(query));
+  std::vector<Value> values;
+  std::vector<ElementCell> cells;
+  if (!result.rows.empty() && !result.rows[0].values.empty()) {
+    values = result.rows[0].values[0].Elements();
+    if (!result.rows[0].elements.empty()) cells = std::move(result.rows[0].elements[0]);
+  }
+  if (values.size() != cells.size()) {
+    return Status::Corruption("list " + write.column + " read with " +
+                              std::to_string(values.size()) + " values but " +
+                              std::to_string(cells.size()) + " element cells");
   }
   const DataType& element_type = write.type.params()[0];
-  std::vector<Value> elements = current.Elements();
   switch (write.kind) {
     case ColumnWrite::Kind::kListSetIndex:
     case ColumnWrite::Kind::kListDeleteIndex: {
       const bool set = write.kind == ColumnWrite::Kind::kListSetIndex;
-      if (current.is_null() || elements.empty()) {
+      if (cells.empty()) {
         return Status::InvalidRequest(set ? "Attempted to set an element on a list which is null"
                                           : "Attempted to delete an element from a list which is "
                                             "null");
       }
-      if (write.index < 0 || static_cast<size_t>(write.index) >= elements.size()) {
+      if (write.index < 0 || static_cast<size_t>(write.index) >= cells.size()) {
         return Status::InvalidRequest("List index " + std::to_string(write.index) +
                                       " out of bound, list has size " +
-                                      std::to_string(elements.size()));
+                                      std::to_string(cells.size()));
       }
+      std::string& path = cells[static_cast<size_t>(write.index)].path;
+      // `l[i] = null` deletes the element, as Cassandra's setter by index does.
       if (set && !write.value.is_null()) {
-        elements[static_cast<size_t>(write.index)] = write.value;
+        row.SetListElementAt(write.column, std::move(path), write.value);
       } else {
-        elements.erase(elements.begin() + write.index);
+        row.DeleteListElementAt(write.column, std::move(path));
       }
-      break;
-    }
-    case ColumnWrite::Kind::kListRemoveValues: {
-      if (elements.empty() || write.elements.empty()) return Status::OK();
-      std::vector<Value> kept;
-      for (Value& element : elements) {
-        bool remove = false;
-        for (const Value& gone : write.elements) {
-          if (CompareValues(element_type, element.bytes(), gone.bytes()) == 0) remove = true;
-        }
-        if (!remove) kept.push_back(std::move(element));
-      }
-      elements = std::move(kept);
-      break;
-    }
-    default:
       return Status::OK();
+    }
+    case ColumnWrite::Kind::kListRemoveValues:
+      for (size_t i = 0; i < values.size(); ++i) {
+        for (const Value& gone : write.elements) {
+          if (CompareValues(element_type, values[i].bytes(), gone.bytes()) == 0) {
+            row.DeleteListElementAt(write.column, std::move(cells[i].path));
+            break;
+          }
+        }
+      }
+      return Status::OK();
+    default:
+      return Status::InvalidRequest("Invalid operation for column " + write.column);
   }
-  ReplaceList(row, write, elements);
-  written_[cache_key] =
-      elements.empty() ? Value::Null(write.type) : Value::List(element_type, elements);
-  return Status::OK();
 }
 
-Result<Value> MutationBuilder::CurrentValue(const WritePlan& plan, const ColumnWrite& write,
-                                            const std::vector<Value>& key,
-                                            const std::vector<Value>& clustering,
-                                            std::string* cache_key) {
-  *cache_key = CellKey(plan, write, key, clustering);
-  auto it = written_.find(*cache_key);
-  if (it != written_.end()) return it->second;
+ReadQuery MutationBuilder::CurrentRowQuery(const WritePlan& plan, const ColumnWrite& write,
+                                           const std::vector<Value>& key,
+                                           const std::vector<Value>& clustering) {
   ReadQuery query;
   query.keyspace = plan.schema().keyspace();
   query.table = plan.schema().name();
@@ -230,7 +259,18 @@ Result<Value> MutationBuilder::CurrentValue(const WritePlan& plan, const ColumnW
   } else {
     query.clustering_prefix = clustering;
   }
-  CASSETTE_ASSIGN_OR_RETURN(ResultSet result, db_->Read(query));
+  return query;
+}
+
+Result<Value> MutationBuilder::CurrentValue(const WritePlan& plan, const ColumnWrite& write,
+                                            const std::vector<Value>& key,
+                                            const std::vector<Value>& clustering,
+                                            std::string* cache_key) {
+  *cache_key = CellKey(plan, write, key, clustering);
+  auto it = written_.find(*cache_key);
+  if (it != written_.end()) return it->second;
+  CASSETTE_ASSIGN_OR_RETURN(ResultSet result,
+                            db_->Read(CurrentRowQuery(plan, write, key, clustering)));
   if (result.rows.empty() || result.rows[0].values.empty()) return Value::Null(write.type);
   return result.rows[0].values[0];
 }

@@ -1,9 +1,10 @@
 // Write plans to engine mutations. Operations that need the current value
 // (counter increments, list index assignment and deletion, list removal by
 // value) read it here, so the caller holds the serial mutex while building
-// a plan that NeedsRead() and until the mutations are applied. Values
-// written earlier in the same batch are seen by later statements (two
-// increments of one counter in a batch add up). Thread-compatible.
+// a plan that NeedsRead() and until the mutations are applied. A counter
+// sees what earlier statements of its batch wrote (two increments of one
+// counter in a batch add up); a list operation reads the list as stored,
+// as Cassandra's do. Thread-compatible.
 #pragma once
 
 #include <map>
@@ -27,6 +28,13 @@ class MutationBuilder {
   // unspecified) when it writes one row that needs no read.
   Status Build(WritePlan&& plan, std::vector<Mutation>* out);
 
+  // Keeps, of the counter cells written several times in `mutations` (a
+  // BATCH's, built here), only the last write: each carries the running
+  // total, and writes of one cell at one timestamp would otherwise
+  // reconcile to the larger total, not the last (`c = c + 1` then
+  // `c = c - 1` in one batch must leave c unchanged).
+  static void DropSupersededCounterWrites(std::vector<Mutation>* mutations);
+
  private:
   Status ApplyWrites(const WritePlan& plan, const std::vector<Value>& key,
                      const std::vector<Value>& clustering, RowBuilder row);
@@ -35,6 +43,14 @@ class MutationBuilder {
   Status ApplyReadWrite(const WritePlan& plan, const ColumnWrite& write,
                         const std::vector<Value>& key, const std::vector<Value>& clustering,
                         RowBuilder& row);
+  // l[i] = v, DELETE l[i], l = l - [..]: the cells of the elements changed.
+  Status ApplyListElementWrite(const WritePlan& plan, const ColumnWrite& write,
+                               const std::vector<Value>& key, const std::vector<Value>& clustering,
+                               RowBuilder& row);
+  // The read of the written column in the written row.
+  static ReadQuery CurrentRowQuery(const WritePlan& plan, const ColumnWrite& write,
+                                   const std::vector<Value>& key,
+                                   const std::vector<Value>& clustering);
   // The column's value in the row now, or as this batch already wrote it.
   Result<Value> CurrentValue(const WritePlan& plan, const ColumnWrite& write,
                              const std::vector<Value>& key, const std::vector<Value>& clustering,

@@ -273,6 +273,7 @@ Status SelectExecution::Aggregate(GroupFolder* folder) {
       for (const ValueView& value : view.values) row.values.push_back(value.ToValue());
       row.writetimes.assign(view.writetimes.begin(), view.writetimes.end());
       row.ttls.assign(view.ttls.begin(), view.ttls.end());
+      row.elements.assign(view.elements.begin(), view.elements.end());
       if (!PassesFilters(row)) return Status::OK();
       CASSETTE_RETURN_IF_ERROR(folder->Add(row));
       if (!folder->done()) return Status::OK();

@@ -132,6 +132,18 @@ class RowCellBuilder {
     return Status::OK();
   }
 
+  // A list element path names an element by its timeuuid (as ListPath
+  // writes it): anything else would store a cell no list read can place.
+  static Status CheckListPath(const std::string& path, const std::string& column) {
+    std::string_view rest = path;
+    std::string uuid;
+    if (path.empty() || !DecodeComparable(DataType::Timeuuid(), false, &rest, &uuid).ok() ||
+        !rest.empty()) {
+      return Status::InvalidRequest("Invalid list element path for column " + column);
+    }
+    return Status::OK();
+  }
+
   // List element paths are version-1 timeuuids. Their time orders them by
   // write timestamp: appends count up from 2^56 + the timestamp (in tenths
   // of microseconds, below 2^56 until the year 2198), prepends down from
@@ -215,6 +227,21 @@ class RowCellBuilder {
         }
         CASSETTE_RETURN_IF_ERROR(ValidateValue(type.params()[1], op.value.bytes()));
         data->cells.push_back(LiveCell(op.value.bytes(), std::move(path)));
+        return Status::OK();
+      }
+      case CellOp::kListSetAt:
+      case CellOp::kListDeleteAt: {
+        if (!is_list) return Status::InvalidRequest("Invalid operation for column " + column.name);
+        CASSETTE_RETURN_IF_ERROR(CheckListPath(op.path, column.name));
+        if (op.op == CellOp::kListDeleteAt || op.value.is_null()) {
+          data->cells.push_back(Tombstone(op.path));
+          return Status::OK();
+        }
+        if (!Compatible(element_type, op.value.type())) {
+          return Status::InvalidRequest("Invalid list element type for column " + column.name);
+        }
+        CASSETTE_RETURN_IF_ERROR(ValidateValue(element_type, op.value.bytes()));
+        data->cells.push_back(LiveCell(op.value.bytes(), op.path));
         return Status::OK();
       }
       case CellOp::kCounterSet:  // counters are never collections

@@ -52,6 +52,18 @@ RowBuilder& RowBuilder::ReplaceCollection(std::string column, std::vector<Value>
   return *this;
 }
 
+RowBuilder& RowBuilder::SetListElementAt(std::string column, std::string path, Value value) {
+  ColumnOperation& c = NewColumn(std::move(column), CellOp::kListSetAt);
+  c.path = std::move(path);
+  c.value = std::move(value);
+  return *this;
+}
+
+RowBuilder& RowBuilder::DeleteListElementAt(std::string column, std::string path) {
+  NewColumn(std::move(column), CellOp::kListDeleteAt).path = std::move(path);
+  return *this;
+}
+
 RowBuilder& RowBuilder::SetCounter(std::string column, int64_t total) {
   NewColumn(std::move(column), CellOp::kCounterSet).value = Value::Counter(total);
   return *this;

@@ -58,6 +58,7 @@ void ResultRowBuilder::Prepare() {
   if (with_cell_metadata_) {
     writetimes_.resize(selection_.size());
     ttls_.resize(selection_.size());
+    elements_.resize(selection_.size());
   }
   collection_bytes_.resize(selection_.size());
   // A plain body can be selected straight into the slots unless a value
@@ -120,6 +121,7 @@ Status ResultRowBuilder::SelectKeyColumns(const std::string* clustering) {
     if (with_cell_metadata_) {
       writetimes_[slot].reset();
       ttls_[slot].reset();
+      elements_[slot].clear();
     }
   }
   return Status::OK();
@@ -140,14 +142,14 @@ Status ResultRowBuilder::Select(const std::string* clustering, SetRegular set_re
 }
 
 Status ResultRowBuilder::BuildView(const Row* live_row, RowView* view) {
-  *view = {values_, writetimes_, ttls_};
+  *view = {values_, writetimes_, ttls_, elements_};
   return Select(live_row != nullptr ? &live_row->clustering : nullptr,
                 [&](size_t slot) { return SetColumnValue(*slots_[slot].column, live_row, slot); });
 }
 
 Status ResultRowBuilder::BuildView(const std::string& clustering, const PlainRowView& row,
                                    RowView* view) {
-  *view = {values_, writetimes_, ttls_};
+  *view = {values_, writetimes_, ttls_, elements_};
   return Select(&clustering, [&](size_t slot) {
     SetPlainValue(slot, row);
     return Status::OK();
@@ -187,6 +189,7 @@ void CopyView(const RowView& view, ResultRow* out) {
   for (const ValueView& value : view.values) out->values.push_back(value.ToValue());
   out->writetimes.assign(view.writetimes.begin(), view.writetimes.end());
   out->ttls.assign(view.ttls.begin(), view.ttls.end());
+  out->elements.assign(view.elements.begin(), view.elements.end());
 }
 
 }  // namespace
@@ -233,6 +236,7 @@ void ResultRowBuilder::SetPlainValue(size_t slot, const PlainRowView& row) {
   if (!with_cell_metadata_) return;
   writetimes_[slot].reset();
   ttls_[slot].reset();
+  elements_[slot].clear();
   if (found == nullptr) return;
   writetimes_[slot] = row.timestamp;
   if (found->row_ttl && row.ttl > 0) {
@@ -250,6 +254,7 @@ Status ResultRowBuilder::SetColumnValue(const ColumnDefinition& column, const Ro
     if (with_cell_metadata_) {
       writetimes_[slot].reset();
       ttls_[slot].reset();
+      elements_[slot].clear();
     }
     return Status::OK();
   }
@@ -259,6 +264,7 @@ Status ResultRowBuilder::SetColumnValue(const ColumnDefinition& column, const Ro
     if (with_cell_metadata_) {
       writetimes_[slot] = cell.timestamp;
       ttls_[slot] = RemainingTtl(cell, now_sec_);
+      elements_[slot].clear();
     }
     return Status::OK();
   }
@@ -268,10 +274,13 @@ Status ResultRowBuilder::SetColumnValue(const ColumnDefinition& column, const Ro
   if (with_cell_metadata_) {
     std::optional<int64_t> writetime;
     std::optional<int32_t> ttl;
+    std::vector<ElementCell>& elements = elements_[slot];
+    elements.clear();
     for (const Cell& cell : data->cells) {
       if (!writetime || cell.timestamp > *writetime) writetime = cell.timestamp;
       std::optional<int32_t> left = RemainingTtl(cell, now_sec_);
       if (left && (!ttl || *left < *ttl)) ttl = left;
+      elements.push_back({cell.path, cell.timestamp, left});
     }
     writetimes_[slot] = writetime;
     ttls_[slot] = ttl;

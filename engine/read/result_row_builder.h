@@ -9,7 +9,7 @@
 // remaining seconds (expiry - now) when it expires; null for key columns and
 // absent values. For a non-frozen collection, WRITETIME is the newest live
 // element's timestamp (MAXWRITETIME) and TTL the remaining seconds of the
-// first element to expire.
+// first element to expire; each element's own are in RowView::elements.
 //
 // Thread-compatible; borrows the schema.
 #pragma once
@@ -73,7 +73,7 @@ class ResultRowBuilder {
   Status SelectPlainBody(const std::string& clustering, std::string_view body,
                          const EncodingStats& bases, const ColumnFilter& columns, bool* selected);
   // The row SelectPlainBody selected last, as BuildView and Build give it.
-  RowView SelectedView() const { return {values_, writetimes_, ttls_}; }
+  RowView SelectedView() const { return {values_, writetimes_, ttls_, elements_}; }
   void BuildSelected(ResultRow* out) const;
 
   // "1, 'a'" for the partition key, "(1), 2" once a clustering is given:
@@ -138,6 +138,9 @@ class ResultRowBuilder {
   std::vector<ValueView> values_;
   std::vector<std::optional<int64_t>> writetimes_;
   std::vector<std::optional<int32_t>> ttls_;
+  // With cell metadata, per selected column: a non-frozen collection's
+  // elements (empty for every other column).
+  std::vector<std::vector<ElementCell>> elements_;
   std::vector<std::string> collection_bytes_;
 };
 

@@ -30,6 +30,8 @@ enum class CellOp : uint8_t {
   kCollectionRemove,  // set - {..}, map - {keys}
   kMapPut,            // map[key] = value (null value removes the key)
   kCounterSet,        // a counter's new total (the caller read-modify-writes it)
+  kListSetAt,         // l[i] = v: the list element at `path` takes `value`
+  kListDeleteAt,      // DELETE l[i], l - [v]: the list element at `path` is deleted
 };
 
 struct ColumnOperation {
@@ -38,7 +40,8 @@ struct ColumnOperation {
   Value value;  // kSet / kMapPut value
   Value key;    // kMapPut key
   std::vector<Value>
-      elements;  // list/set elements, map keys (remove) or entries (alternating k, v)
+      elements;      // list/set elements, map keys (remove) or entries (alternating k, v)
+  std::string path;  // kListSetAt / kListDeleteAt: the element (ElementCell::path)
 };
 
 struct RowOperation {
@@ -60,6 +63,13 @@ class RowBuilder {
   RowBuilder& Remove(std::string column, std::vector<Value> elements);
   // Replaces a whole collection (as `c = {...}` does for non-frozen collections).
   RowBuilder& ReplaceCollection(std::string column, std::vector<Value> elements);
+  // Sets or deletes one element of a non-frozen list, named by the path
+  // a read with cell metadata returned for it (ElementCell::path). The
+  // other elements keep their own timestamps and TTLs, as Cassandra's
+  // `l[i] = v`, `DELETE l[i]` and `l = l - [v]` do: they read the list and
+  // write only the cells of the elements they change.
+  RowBuilder& SetListElementAt(std::string column, std::string path, Value value);
+  RowBuilder& DeleteListElementAt(std::string column, std::string path);
   // Writes a counter column's new total. Counters are read-modify-write
   // here (no distributed counter shards): the caller reads the current
   // value and writes the sum under its own lock, as the CQL layer does for
@@ -117,6 +127,7 @@ class Mutation {
   std::optional<int64_t> timestamp() const { return timestamp_; }
   std::optional<int32_t> ttl() const { return ttl_; }
   const std::vector<RowOperation>& rows() const { return rows_; }
+  std::vector<RowOperation>& mutable_rows() { return rows_; }
   const std::vector<std::pair<ClusteringBound, ClusteringBound>>& range_deletions() const {
     return ranges_;
   }

@@ -73,12 +73,26 @@ struct ColumnSpec {
   DataType type;
 };
 
+// One live element of a non-frozen collection, as read with cell metadata.
+struct ElementCell {
+  // The element's cell path: opaque bytes naming the element (a list
+  // element's identity, which RowBuilder::SetListElementAt and
+  // DeleteListElementAt take; a set element or map key, encoded).
+  std::string path;
+  int64_t writetime = 0;
+  std::optional<int32_t> ttl;  // remaining seconds; nullopt when it never expires
+};
+
 struct ResultRow {
   std::vector<Value> values;
   // With with_cell_metadata: per selected column, WRITETIME (micros) and
   // remaining TTL (seconds); nullopt where CQL returns null.
   std::vector<std::optional<int64_t>> writetimes;
   std::vector<std::optional<int32_t>> ttls;
+  // With with_cell_metadata: per selected column, the elements of a
+  // non-frozen collection in the order of its value (empty for other
+  // columns and absent collections).
+  std::vector<std::vector<ElementCell>> elements;
 };
 
 // One row of a streamed read (Database::ReadEach), borrowed from the
@@ -90,6 +104,7 @@ struct RowView {
   // With with_cell_metadata, as ResultRow's; empty otherwise.
   std::span<const std::optional<int64_t>> writetimes;
   std::span<const std::optional<int32_t>> ttls;
+  std::span<const std::vector<ElementCell>> elements;
 };
 
 // Called once per result row, in result order. A status other than OK

@@ -96,6 +96,7 @@ inline Result<ResultSet> ReadEachCollected(Database& db, const ReadQuery& query)
     for (const ValueView& value : view.values) row.values.push_back(value.ToValue());
     row.writetimes.assign(view.writetimes.begin(), view.writetimes.end());
     row.ttls.assign(view.ttls.begin(), view.ttls.end());
+    row.elements.assign(view.elements.begin(), view.elements.end());
     return Status::OK();
   });
   if (!result.ok()) return result.status();
