@@ -73,14 +73,19 @@ struct Selector {
     kCast,       // CAST(args[0] AS cast_type)
     kTerm,       // a constant or bind marker selected as a value
     kElement,    // args[0][term]: a map's value by key, a list's or set's element
+    kSlice,      // args[0][term..slice_end]: a set's elements or a map's entries in a
+                 // key range (either bound may be absent)
   };
   Kind kind = Kind::kColumn;
-  std::string column;    // kColumn, kWritetime, kTtl
+  // kColumn, kWritetime, kTtl; WRITETIME(s[k]) and TTL(m[a..b]) also
+  // hold the element or slice selector over the column in args[0].
+  std::string column;
   std::string function;  // kFunction (lower-cased)
   std::vector<Selector> args;
   std::string cast_type;  // kCast
   std::optional<Term> term;
-  std::string alias;  // AS alias (empty: none)
+  std::optional<Term> slice_end;  // kSlice's upper bound (term is its lower)
+  std::string alias;              // AS alias (empty: none)
   // Superseded by kElement (the parser produces kElement; never set).
   std::optional<Term> element;
   // The selector as Cassandra names its result column when unaliased

@@ -355,6 +355,12 @@ class Parser {
       a->key = std::move(key);
       return ExpectSymbol("=") && ParseTerm(&a->value);
     }
+    // c += value / c -= value: Cassandra's short forms of c = c + value.
+    if ((IsSymbol("+") || IsSymbol("-")) && IsSymbol("=", 1)) {
+      a->kind = Take().value == "+" ? Assignment::Kind::kAdd : Assignment::Kind::kSubtract;
+      Take();  // =
+      return ParseTerm(&a->value);
+    }
     if (!ExpectSymbol("=")) return false;
     // c = c + value / c = c - value: a name (not a function call) then + or -.
     if (IsName() && !IsSymbol("(", 1) && !IsSymbol(".", 1) &&
@@ -1274,8 +1280,15 @@ class Parser {
         out->kind = token.value == "ttl" ? Selector::Kind::kTtl : Selector::Kind::kWritetime;
         const std::string function = Take().value;
         Take();  // (
-        if (!Name(&out->column) || !ExpectSymbol(")")) return false;
-        out->source_text = function + "(" + out->column + ")";
+        Selector target;
+        if (!ColumnSelector(&target) || !ExpectSymbol(")")) return false;
+        out->source_text = function + "(" + target.source_text + ")";
+        if (target.kind == Selector::Kind::kColumn) {
+          out->column = std::move(target.column);
+        } else {
+          out->column = ColumnUnder(target);
+          out->args.push_back(std::move(target));
+        }
         return true;
       }
       if (token.value == "cast") {
@@ -1309,30 +1322,15 @@ class Parser {
         } while (AcceptSymbol(","));
       }
       if (!ExpectSymbol(")")) return false;
-      const bool native = out->function.find('.') == std::string::npos;
+      // MAXWRITETIME is a selection of the grammar, as WRITETIME is, and
+      // named as written.
+      const bool native =
+          out->function.find('.') == std::string::npos && out->function != "maxwritetime";
       out->source_text =
           (native ? "system." : "") + out->function + "(" + Join(argument_names, ", ") + ")";
       return true;
     }
-    if (IsName()) {
-      out->kind = Selector::Kind::kColumn;
-      out->column = Take().value;
-      out->source_text = out->column;
-      if (AcceptSymbol("[")) {
-        // c[key]: an element selector over the column selector.
-        const size_t key_first = position_;
-        Term key;
-        if (!ParseTerm(&key)) return false;
-        Selector collection = std::move(*out);
-        *out = Selector();
-        out->kind = Selector::Kind::kElement;
-        out->source_text = collection.source_text + "[" + SourceBetween(key_first, position_) + "]";
-        out->args.push_back(std::move(collection));
-        out->term = std::move(key);
-        if (!ExpectSymbol("]")) return false;
-      }
-      return true;
-    }
+    if (IsName()) return ColumnSelector(out);
     if (StartsTerm()) {
       Term term;
       if (!ParseTerm(&term)) return false;
@@ -1342,6 +1340,50 @@ class Parser {
       return true;
     }
     return NoViable();
+  }
+
+  // A column, then any element (c[key]) or slice (c[a..b], c[..b],
+  // c[a..]) selections over it, each over the one before.
+  bool ColumnSelector(Selector* out) {
+    out->kind = Selector::Kind::kColumn;
+    if (!Name(&out->column)) return false;
+    out->source_text = out->column;
+    while (AcceptSymbol("[")) {
+      const size_t first = position_;
+      Selector collection = std::move(*out);
+      *out = Selector();
+      out->kind = Selector::Kind::kElement;
+      if (!IsRangeDots()) {
+        Term key;
+        if (!ParseTerm(&key)) return false;
+        out->term = std::move(key);
+      }
+      if (IsRangeDots()) {
+        Take();
+        Take();
+        out->kind = Selector::Kind::kSlice;
+        if (!IsSymbol("]")) {
+          Term end;
+          if (!ParseTerm(&end)) return false;
+          out->slice_end = std::move(end);
+        }
+      } else if (!out->term) {
+        return NoViable();
+      }
+      out->source_text = collection.source_text + "[" + SourceBetween(first, position_) + "]";
+      out->args.push_back(std::move(collection));
+      if (!ExpectSymbol("]")) return false;
+    }
+    return true;
+  }
+
+  bool IsRangeDots() const { return IsSymbol(".") && IsSymbol(".", 1); }
+
+  // The column an element or slice selector selects from.
+  static std::string ColumnUnder(const Selector& selector) {
+    const Selector* s = &selector;
+    while (!s->args.empty()) s = &s->args[0];
+    return s->column;
   }
 
   // The statement's text from its first token to its last one before the

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "engine/cql/aggregates.h"
+#include "engine/cql/collection_selectors.h"
 #include "engine/cql/functions.h"
 #include "engine/cql/select_restrictions.h"
 #include "engine/cql/term_evaluator.h"
@@ -66,26 +67,6 @@ class ColumnNode : public FirstRowNode {
 
  private:
   size_t slot_;
-};
-
-class CellMetadataNode : public FirstRowNode {
- public:
-  CellMetadataNode(size_t slot, bool ttl)
-      : FirstRowNode(ttl ? DataType::Int() : DataType::Bigint()), slot_(slot), ttl_(ttl) {}
-
- protected:
-  Result<Value> Compute(const ResultRow& row) override {
-    if (ttl_) {
-      if (slot_ < row.ttls.size() && row.ttls[slot_]) return Value::Int(*row.ttls[slot_]);
-    } else if (slot_ < row.writetimes.size() && row.writetimes[slot_]) {
-      return Value::Bigint(*row.writetimes[slot_]);
-    }
-    return Value::Null(type());
-  }
-
- private:
-  size_t slot_;
-  bool ttl_;
 };
 
 class ConstantNode : public SelectorNode {
@@ -186,31 +167,6 @@ class CastNode : public ComputedNode {
   }
 };
 
-class ElementNode : public ComputedNode {
- public:
-  ElementNode(DataType type, std::vector<SelectorNodePtr> args, Value key)
-      : ComputedNode(std::move(type), std::move(args)), key_(std::move(key)) {}
-
- protected:
-  Result<Value> Compute(const std::vector<Value>& args) override {
-    const Value& collection = args[0];
-    if (collection.is_null()) return Value::Null(type());
-    const DataType& collection_type = collection.type();
-    std::vector<Value> elements = collection.Elements();
-    const bool map = collection_type.kind() == TypeKind::kMap;
-    const DataType& key_type = collection_type.params()[0];
-    for (size_t i = 0; i < elements.size(); i += map ? 2 : 1) {
-      if (CompareValues(key_type, elements[i].bytes(), key_.bytes()) == 0) {
-        return map && i + 1 < elements.size() ? elements[i + 1] : elements[i];
-      }
-    }
-    return Value::Null(type());
-  }
-
- private:
-  Value key_;
-};
-
 Result<const ColumnDefinition*> FindColumn(const TableSchema& schema, const std::string& name) {
   const ColumnDefinition* column = schema.Find(name);
   if (column == nullptr) {
@@ -218,27 +174,6 @@ Result<const ColumnDefinition*> FindColumn(const TableSchema& schema, const std:
                                   schema.keyspace() + "." + schema.name());
   }
   return column;
-}
-
-Result<SelectorNodePtr> BuildCellMetadata(const std::string& column_name, const char* function,
-                                          bool ttl, bool max_of_collection,
-                                          SelectionContext* selection) {
-  CASSETTE_ASSIGN_OR_RETURN(const ColumnDefinition* column,
-                            FindColumn(*selection->schema, column_name));
-  if (column->kind == ColumnKind::kPartitionKey || column->kind == ColumnKind::kClustering) {
-    return Status::InvalidRequest(std::string("Cannot use selection function ") + function +
-                                  " on PRIMARY KEY part " + column->name);
-  }
-  if (column->type.IsMultiCell() && !max_of_collection) {
-    // The engine keeps one timestamp per collection (its newest element),
-    // not the per-element list Cassandra 5 returns: refused as Cassandra 4 does.
-    return Status::InvalidRequest(std::string("Cannot use selection function ") +
-                                  (ttl ? "ttl" : "writeTime") + " on non-frozen collection " +
-                                  column->name);
-  }
-  selection->needs_cell_metadata = true;
-  return SelectorNodePtr(
-      std::make_unique<CellMetadataNode>(selection->slots->Require(column->name), ttl));
 }
 
 // A selector argument of a function whose type the function decides
@@ -285,9 +220,8 @@ Result<SelectorNodePtr> BuildFunction(const Selector& selector, SelectionContext
     return SelectorNodePtr(std::make_unique<TokenNode>(schema, std::move(slots)));
   }
   if ((name == "writetime" || name == "ttl" || name == "maxwritetime") &&
-      selector.args.size() == 1 && selector.args[0].kind == Selector::Kind::kColumn) {
-    return BuildCellMetadata(selector.args[0].column, name.c_str(), name == "ttl",
-                             name == "maxwritetime", selection);
+      selector.args.size() == 1) {
+    return BuildCellMetadataSelector(selector.args[0], name.c_str(), selection);
   }
 
   std::vector<Argument> args;
@@ -324,29 +258,6 @@ Result<SelectorNodePtr> BuildFunction(const Selector& selector, SelectionContext
                                                         std::move(nodes), function_context));
 }
 
-// collection[key]: a map's value, or a set's element when present.
-Result<SelectorNodePtr> BuildElement(SelectorNodePtr collection, const std::string& text,
-                                     const Term& key_term, SelectionContext* selection) {
-  const DataType collection_type = collection->type();
-  if (!collection_type.IsCollection()) {
-    return Status::InvalidRequest("Invalid element selection: " + text + " is of type " +
-                                  collection_type.ToString() + " is not a collection");
-  }
-  if (collection_type.kind() == TypeKind::kList) {
-    return Status::InvalidRequest("Element selection is only allowed on sets and maps, but " +
-                                  text + " is a list");
-  }
-  const DataType& key_type = collection_type.params()[0];
-  const DataType result_type =
-      collection_type.kind() == TypeKind::kMap ? collection_type.params()[1] : key_type;
-  CASSETTE_ASSIGN_OR_RETURN(
-      Value key, EvaluateTerm(key_term, key_type, "key(" + text + ")", *selection->context));
-  std::vector<SelectorNodePtr> args;
-  args.push_back(std::move(collection));
-  return SelectorNodePtr(
-      std::make_unique<ElementNode>(result_type, std::move(args), std::move(key)));
-}
-
 }  // namespace
 
 Result<SelectorNodePtr> BuildSelector(const Selector& selector, SelectionContext* selection) {
@@ -358,12 +269,18 @@ Result<SelectorNodePtr> BuildSelector(const Selector& selector, SelectionContext
       SelectorNodePtr node =
           std::make_unique<ColumnNode>(column->type, selection->slots->Require(column->name));
       if (!selector.element) return node;
-      return BuildElement(std::move(node), column->name, *selector.element, selection);
+      return BuildElementSelector(std::move(node), column->name, *selector.element, selection);
     }
     case Selector::Kind::kWritetime:
     case Selector::Kind::kTtl: {
-      const bool ttl = selector.kind == Selector::Kind::kTtl;
-      return BuildCellMetadata(selector.column, ttl ? "ttl" : "writetime", ttl, false, selection);
+      const char* function = selector.kind == Selector::Kind::kTtl ? "ttl" : "writetime";
+      if (!selector.args.empty()) {
+        return BuildCellMetadataSelector(selector.args[0], function, selection);
+      }
+      Selector column;
+      column.kind = Selector::Kind::kColumn;
+      column.column = selector.column;
+      return BuildCellMetadataSelector(column, function, selection);
     }
     case Selector::Kind::kCountStar:
       return MakeCountRows();
@@ -392,8 +309,15 @@ Result<SelectorNodePtr> BuildSelector(const Selector& selector, SelectionContext
       }
       CASSETTE_ASSIGN_OR_RETURN(SelectorNodePtr collection,
                                 BuildSelector(selector.args[0], selection));
-      return BuildElement(std::move(collection), ResultColumnName(selector.args[0]), *selector.term,
-                          selection);
+      return BuildElementSelector(std::move(collection), ResultColumnName(selector.args[0]),
+                                  *selector.term, selection);
+    }
+    case Selector::Kind::kSlice: {
+      if (selector.args.size() != 1) return Status::InvalidRequest("Invalid slice selection");
+      CASSETTE_ASSIGN_OR_RETURN(SelectorNodePtr collection,
+                                BuildSelector(selector.args[0], selection));
+      return BuildSliceSelector(std::move(collection), ResultColumnName(selector.args[0]),
+                                selector.term, selector.slice_end, selection);
     }
   }
   return Status::InvalidRequest("Invalid selector");
@@ -433,6 +357,9 @@ std::string ResultColumnName(const Selector& selector) {
       return selector.term ? selector.term->text : "";
     case Selector::Kind::kElement:
       return joined_args() + "[" + (selector.term ? selector.term->text : "") + "]";
+    case Selector::Kind::kSlice:
+      return joined_args() + "[" + (selector.term ? selector.term->text : "") + ".." +
+             (selector.slice_end ? selector.slice_end->text : "") + "]";
     case Selector::Kind::kCountStar:
       break;
   }

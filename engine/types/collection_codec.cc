@@ -19,8 +19,9 @@ void AppendValue(std::string* out, std::string_view value) {
   out->append(value);
 }
 
-Status ReadCollection(std::string_view serialized, int values_per_entry, std::string_view what,
-                      std::vector<std::string_view>* values) {
+Status ReadCollectionWithNulls(std::string_view serialized, int values_per_entry,
+                               std::string_view what,
+                               std::vector<std::optional<std::string_view>>* values) {
   values->clear();
   std::string_view in = serialized;
   Status underflow = Status::InvalidRequest("Not enough bytes to read a " + std::string(what));
@@ -32,7 +33,11 @@ Status ReadCollection(std::string_view serialized, int values_per_entry, std::st
   for (int64_t i = 0; i < static_cast<int64_t>(n) * values_per_entry; ++i) {
     int32_t len;
     if (!ReadInt32(&in, &len)) return underflow;
-    if (len < 0) return Status::InvalidRequest("null is not supported inside collections");
+    if (len < 0) {
+      if (len != -1) return Status::InvalidRequest("null is not supported inside collections");
+      values->push_back(std::nullopt);
+      continue;
+    }
     if (static_cast<size_t>(len) > in.size()) return underflow;
     values->push_back(in.substr(0, len));
     in.remove_prefix(len);
@@ -40,6 +45,19 @@ Status ReadCollection(std::string_view serialized, int values_per_entry, std::st
   if (!in.empty()) {
     return Status::InvalidRequest("Unexpected extraneous bytes after " + std::string(what) +
                                   " value");
+  }
+  return Status::OK();
+}
+
+Status ReadCollection(std::string_view serialized, int values_per_entry, std::string_view what,
+                      std::vector<std::string_view>* values) {
+  std::vector<std::optional<std::string_view>> nullable;
+  CASSETTE_RETURN_IF_ERROR(ReadCollectionWithNulls(serialized, values_per_entry, what, &nullable));
+  values->clear();
+  values->reserve(nullable.size());
+  for (const std::optional<std::string_view>& value : nullable) {
+    if (!value) return Status::InvalidRequest("null is not supported inside collections");
+    values->push_back(*value);
   }
   return Status::OK();
 }

@@ -22,6 +22,14 @@ namespace cassette {
 Status ReadCollection(std::string_view serialized, int values_per_entry, std::string_view what,
                       std::vector<std::string_view>* values);
 
+// The same for a collection a result may carry with null elements (length
+// -1, nullopt here): the list TTL(l) returns holds null for an element
+// that never expires, as Cassandra 5's does. Stored and written
+// collections never hold one (ReadCollection refuses it).
+Status ReadCollectionWithNulls(std::string_view serialized, int values_per_entry,
+                               std::string_view what,
+                               std::vector<std::optional<std::string_view>>* values);
+
 // Reads a tuple's components (nullopt for null ones).
 Status ReadTuple(std::string_view serialized,
                  std::vector<std::optional<std::string_view>>* components);

@@ -45,15 +45,22 @@ std::string Json(const DataType& type, std::string_view v);
 
 std::string JsonCollection(const DataType& type, std::string_view v) {
   bool is_map = type.kind() == TypeKind::kMap;
-  std::vector<std::string_view> values;
-  if (!ReadCollection(v, is_map ? 2 : 1, "collection", &values).ok()) return HexString(v);
-  std::string out = is_map ? "{" : "[";
-  for (size_t i = 0; i < values.size(); ++i) {
-    if (!is_map) {
+  std::vector<std::optional<std::string_view>> nullable;
+  if (!ReadCollectionWithNulls(v, is_map ? 2 : 1, "collection", &nullable).ok()) {
+    return HexString(v);
+  }
+  if (!is_map) {  // a result's list may hold nulls (TTL of a list)
+    std::string out = "[";
+    for (size_t i = 0; i < nullable.size(); ++i) {
       if (i > 0) out += ", ";
-      out += Json(type.params()[0], values[i]);
-      continue;
+      out += nullable[i] ? Json(type.params()[0], *nullable[i]) : "null";
     }
+    return out + "]";
+  }
+  std::vector<std::string_view> values;
+  if (!ReadCollection(v, 2, "collection", &values).ok()) return HexString(v);
+  std::string out = "{";
+  for (size_t i = 0; i < values.size(); ++i) {
     if (i % 2 == 1) {
       out += ": " + Json(type.params()[1], values[i]);
       continue;
@@ -62,7 +69,7 @@ std::string JsonCollection(const DataType& type, std::string_view v) {
     std::string key = Json(type.params()[0], values[i]);
     out += key.size() >= 2 && key.front() == '"' ? key : JsonQuote(key);
   }
-  return out + (is_map ? "}" : "]");
+  return out + "}";
 }
 
 std::string JsonTuple(const DataType& type, std::string_view v) {
@@ -79,7 +86,9 @@ std::string JsonTuple(const DataType& type, std::string_view v) {
 }
 
 std::string Json(const DataType& type, std::string_view v) {
-  if (!ValidateValue(type, v).ok()) return HexString(v);
+  // A list is checked element by element below: a result's list may hold
+  // nulls (TTL of a list), which a stored one never does.
+  if (type.kind() != TypeKind::kList && !ValidateValue(type, v).ok()) return HexString(v);
   switch (type.kind()) {
     case TypeKind::kAscii:
     case TypeKind::kText:

@@ -84,10 +84,17 @@ Value Value::Uuid(const UuidBytes& bytes) {
 }
 
 Value Value::List(const DataType& element, const std::vector<Value>& elements) {
-  std::vector<std::string> bytes;
-  bytes.reserve(elements.size());
-  for (const Value& e : elements) bytes.push_back(e.bytes());
-  return FromBytes(DataType::List(element), SerializeCollection(bytes));
+  // A null element (only results hold one: TTL of a list) is length -1.
+  std::string bytes;
+  PutBigEndian32(&bytes, static_cast<uint32_t>(elements.size()));
+  for (const Value& e : elements) {
+    if (e.is_null()) {
+      PutBigEndian32(&bytes, 0xffffffffu);
+    } else {
+      AppendValue(&bytes, e.bytes());
+    }
+  }
+  return FromBytes(DataType::List(element), std::move(bytes));
 }
 
 Value Value::Set(const DataType& element, const std::vector<Value>& elements) {
@@ -163,10 +170,11 @@ std::vector<Value> Value::Elements() const {
   }
   if (!type_.IsCollection()) return out;
   bool is_map = type_.kind() == TypeKind::kMap;
-  std::vector<std::string_view> values;
-  if (!ReadCollection(bytes_, is_map ? 2 : 1, "collection", &values).ok()) return out;
+  std::vector<std::optional<std::string_view>> values;
+  if (!ReadCollectionWithNulls(bytes_, is_map ? 2 : 1, "collection", &values).ok()) return out;
   for (size_t i = 0; i < values.size(); ++i) {
-    out.push_back(FromBytes(type_.params()[is_map ? i % 2 : 0], std::string(values[i])));
+    const DataType& type = type_.params()[is_map ? i % 2 : 0];
+    out.push_back(values[i] ? FromBytes(type, std::string(*values[i])) : Null(type));
   }
   return out;
 }

@@ -87,20 +87,24 @@ std::string Format(const DataType& type, std::string_view v, bool nested);
 
 std::string FormatCollection(const DataType& type, std::string_view v) {
   bool is_map = type.kind() == TypeKind::kMap;
-  std::vector<std::string_view> values;
-  if (!ReadCollection(v, is_map ? 2 : 1, "collection", &values).ok()) return Hex(v);
+  std::vector<std::optional<std::string_view>> values;
+  if (!ReadCollectionWithNulls(v, is_map ? 2 : 1, "collection", &values).ok()) return Hex(v);
   std::string out = type.kind() == TypeKind::kList ? "[" : "{";
   for (size_t i = 0; i < values.size(); ++i) {
+    if (!values[i]) {  // only a result's list holds one (TTL of a list)
+      out += i > 0 ? ", null" : "null";
+      continue;
+    }
     if (is_map) {
       if (i % 2 == 1) {
         out += ": ";
       } else if (i > 0) {
         out += ", ";
       }
-      out += Format(type.params()[i % 2], values[i], true);
+      out += Format(type.params()[i % 2], *values[i], true);
     } else {
       if (i > 0) out += ", ";
-      out += Format(type.params()[0], values[i], true);
+      out += Format(type.params()[0], *values[i], true);
     }
   }
   out += type.kind() == TypeKind::kList ? "]" : "}";
@@ -119,7 +123,9 @@ std::string FormatTuple(const DataType& type, std::string_view v) {
 }
 
 std::string Format(const DataType& type, std::string_view v, bool nested) {
-  if (!ValidateValue(type, v).ok()) return Hex(v);
+  // A list is checked element by element below: a result's list may hold
+  // nulls (TTL of a list), which a stored one never does.
+  if (type.kind() != TypeKind::kList && !ValidateValue(type, v).ok()) return Hex(v);
   switch (type.kind()) {
     case TypeKind::kAscii:
     case TypeKind::kText:
