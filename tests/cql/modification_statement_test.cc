@@ -276,8 +276,9 @@ TEST_F(ModificationStatementTest, UpdateErrors) {
               "Invalid operation (v = v + 1) for non counter column v");
   ExpectError("UPDATE t SET st['a'] = 1 WHERE k = 1 AND c = 1",
               "Invalid operation (st['a'] = 1) for set column st");
+  // Cql.g's addRawUpdate reports it as a syntax error (UpdateTest.testUpdate).
   ExpectError("UPDATE t SET v = 1, v = 2 WHERE k = 1 AND c = 1",
-              "Multiple incompatible setting of column v");
+              "Multiple incompatible setting of column v", Status::Code::kSyntaxError);
   ExpectError("UPDATE t SET v = 1 WHERE k = 1 AND c = 1 AND c = 2",
               "c cannot be restricted by more than one relation if it includes an Equal");
   ExpectError("UPDATE t SET l[5] = 1 WHERE k = 1 AND c = 1",
@@ -385,6 +386,25 @@ TEST_F(ModificationStatementTest, DeleteErrors) {
   ExpectError("DELETE s FROM t WHERE k = 1 AND c = 1",
               "Invalid restrictions on clustering columns since the DELETE statement modifies "
               "only static columns");
+  // The partition key is checked before the non-key columns
+  // (DeleteTest.testDeleteWithSecondaryIndices).
+  ExpectError("DELETE FROM t WHERE v = 1", "Some partition key parts are missing: k");
+  // A conditional DELETE of a whole partition or a slice deletes regular
+  // columns too (InsertUpdateIfConditionTest.testConditionalDelete).
+  ExpectError("DELETE FROM t WHERE k = 1 IF EXISTS",
+              "DELETE statements must restrict all PRIMARY KEY columns with equality relations "
+              "in order to delete non static columns");
+  ExpectError("DELETE FROM t WHERE k = 1 AND c > 1 IF s = 1",
+              "DELETE statements must restrict all PRIMARY KEY columns with equality relations "
+              "in order to delete non static columns");
+}
+
+// UpdateTest.testUpdateWithContainsAndContainsKey, DeleteTest.testDeleteWithOneClusteringColumns.
+TEST_F(ModificationStatementTest, ContainsIsRefusedInWriteWhereClauses) {
+  ExpectError("UPDATE t SET v = 1 WHERE k CONTAINS 1 AND c = 1", "Cannot use UPDATE with CONTAINS");
+  ExpectError("UPDATE t SET v = 1 WHERE k = 1 AND c = 1 AND m CONTAINS KEY 'a'",
+              "Cannot use UPDATE with CONTAINS KEY");
+  ExpectError("DELETE FROM t WHERE k = 1 AND c CONTAINS 1", "Cannot use DELETE with CONTAINS");
 }
 
 TEST_F(ModificationStatementTest, InsertIfNotExists) {
@@ -551,6 +571,33 @@ TEST_F(ModificationStatementTest, StaticConditions) {
   EXPECT_EQ(Render(Run("UPDATE t SET s = 3 WHERE k = 1 IF s = 1")), "[applied],s|False,2");
   EXPECT_EQ(Render(Run("INSERT INTO t (k, s) VALUES (2, 5) IF NOT EXISTS")), "[applied]|True");
   EXPECT_EQ(Rows(2, {"s"}), "5");
+}
+
+// InsertUpdateIfConditionTest.testConditionalDelete and testStaticColumnsCas.
+TEST_F(ModificationStatementTest, ConditionsBesideTheStaticRow) {
+  Run("INSERT INTO t (k, c, v, s) VALUES (1, 1, 1, 1)");
+  // A whole-row DELETE may be conditioned on a static column only.
+  EXPECT_EQ(Render(Run("DELETE FROM t WHERE k = 1 AND c = 1 IF s = 2")), "[applied],s|False,1");
+  EXPECT_EQ(Render(Run("DELETE FROM t WHERE k = 1 AND c = 1 IF s = 1")), "[applied]|True");
+  // The row is gone, the static row is not: a condition naming a static
+  // column shows every condition column, the regular ones null.
+  EXPECT_EQ(Render(Run("DELETE v FROM t WHERE k = 1 AND c = 1 IF v = 1 AND s = 2")),
+            "[applied],v,s|False,null,1");
+  EXPECT_EQ(Render(Run("DELETE v FROM t WHERE k = 1 AND c = 1 IF v = 1")), "[applied]|False");
+
+  // A static-only INSERT IF NOT EXISTS looks at the static row, not the rows.
+  Run("INSERT INTO t (k, c, v) VALUES (2, 1, 1)");
+  EXPECT_EQ(Render(Run("INSERT INTO t (k, s) VALUES (2, 5) IF NOT EXISTS")), "[applied]|True");
+  EXPECT_EQ(Render(Run("INSERT INTO t (k, s) VALUES (2, 6) IF NOT EXISTS")).substr(0, 9),
+            "[applied]");
+  EXPECT_EQ(Rows(2, {"s"}), "5");
+
+  // A failed batch whose only condition is static reports the partition's
+  // first row with the static value.
+  Run("INSERT INTO t (k, c, v) VALUES (2, 2, 2)");
+  EXPECT_EQ(Render(Run("BEGIN BATCH UPDATE t SET v = 3 WHERE k = 2 AND c = 2; "
+                       "UPDATE t SET s = 7 WHERE k = 2 IF s = 0; APPLY BATCH")),
+            "[applied],k,c,s|False,2,1,5");
 }
 
 TEST_F(ModificationStatementTest, PreparedWritesAndBatches) {
