@@ -58,7 +58,14 @@ Result<bool> Compare(Operator op, const DataType& type, const Value& current,
                                       OperatorText(op) + "\"");
     }
   }
-  if (IsNullish(current, type)) return op == Operator::kNeq;
+  if (IsNullish(current, type)) {
+    // A null non-frozen collection is the empty one, below every non-empty
+    // value (InsertUpdateIfConditionCollectionsTest.testNonFrozenEmptyCollection).
+    if (type.IsMultiCell()) {
+      return op == Operator::kNeq || op == Operator::kLt || op == Operator::kLe;
+    }
+    return op == Operator::kNeq;
+  }
   const int c = CompareValues(type, current.bytes(), expected.bytes());
   switch (op) {
     case Operator::kEq:
@@ -117,9 +124,12 @@ Result<bool> Holds(const ColumnCondition& condition, const Value& current) {
       return false;
     case Operator::kContains:
     case Operator::kContainsKey: {
-      if (value.is_null() || condition.values.empty() || condition.values[0].is_null()) {
-        return false;
+      // testNonFrozenEmptyCollection: a null operand is refused, whatever the column holds.
+      if (condition.values.empty() || condition.values[0].is_null()) {
+        return Status::InvalidRequest(std::string("Invalid comparison with null for operator \"") +
+                                      OperatorText(condition.op) + "\"");
       }
+      if (value.is_null()) return false;
       const std::vector<Value> items = value.Elements();
       const bool is_map = type.kind() == TypeKind::kMap;
       const bool keys = condition.op == Operator::kContainsKey;

@@ -451,6 +451,32 @@ TEST_F(ModificationStatementTest, UpdateIfConditions) {
               "PRIMARY KEY column 'k' cannot have IF conditions");
 }
 
+// InsertUpdateIfConditionCollectionsTest.testNonFrozenEmptyCollection: a
+// null non-frozen collection compares as the empty one.
+TEST_F(ModificationStatementTest, ConditionsOnANullCollection) {
+  Run("INSERT INTO t (k, c, v) VALUES (1, 1, 1)");
+  EXPECT_EQ(Render(Run("UPDATE t SET v = 2 WHERE k = 1 AND c = 1 IF l = []")), "[applied]|True");
+  EXPECT_EQ(Render(Run("UPDATE t SET v = 2 WHERE k = 1 AND c = 1 IF l != [1]")), "[applied]|True");
+  EXPECT_EQ(Render(Run("UPDATE t SET v = 2 WHERE k = 1 AND c = 1 IF l < [1]")), "[applied]|True");
+  EXPECT_EQ(Render(Run("UPDATE t SET v = 2 WHERE k = 1 AND c = 1 IF st <= {'a'}")),
+            "[applied]|True");
+  EXPECT_EQ(Render(Run("UPDATE t SET v = 2 WHERE k = 1 AND c = 1 IF m < {'a': 1}")),
+            "[applied]|True");
+  EXPECT_EQ(Render(Run("UPDATE t SET v = 2 WHERE k = 1 AND c = 1 IF l > [1]")),
+            "[applied],l|False,null");
+  EXPECT_EQ(Render(Run("UPDATE t SET v = 2 WHERE k = 1 AND c = 1 IF m >= {'a': 1}")),
+            "[applied],m|False,null");
+  EXPECT_EQ(Render(Run("UPDATE t SET v = 2 WHERE k = 1 AND c = 1 IF l CONTAINS 1")),
+            "[applied],l|False,null");
+  ExpectError("UPDATE t SET v = 2 WHERE k = 1 AND c = 1 IF l CONTAINS null",
+              "Invalid comparison with null for operator \"CONTAINS\"");
+  ExpectError("UPDATE t SET v = 2 WHERE k = 1 AND c = 1 IF m CONTAINS KEY null",
+              "Invalid comparison with null for operator \"CONTAINS KEY\"");
+  // A frozen collection has no empty form: null is below nothing.
+  Run("INSERT INTO kv (k, v) VALUES (1, 1)");
+  EXPECT_EQ(Render(Run("UPDATE kv SET v = 2 WHERE k = 1 IF f < [1]")), "[applied],f|False,null");
+}
+
 TEST_F(ModificationStatementTest, DeleteIfExists) {
   Run("INSERT INTO t (k, c, v) VALUES (1, 1, 1)");
   EXPECT_EQ(Render(Run("DELETE FROM t WHERE k = 1 AND c = 1 IF v = 2")), "[applied],v|False,1");
