@@ -517,6 +517,62 @@ Result<WritePlan> PrepareBatchStatement(
 }
 
 // Cassandra's BatchStatement.validate, in its order.
+// Each row a conditional batch names carries one kind of condition: IF
+// EXISTS, IF NOT EXISTS or column conditions, static conditions naming the
+// static row (Cassandra's CQL3CasRequest.addExistsCondition and
+// addConditions, with their messages; InsertUpdateIfConditionTest
+// testMultiExistConditionOnSameRowClustering / ...NoClustering).
+Status CheckBatchConditionKinds(const std::vector<WritePlan>& plans) {
+  struct RowConditions {
+    bool is_static = false;
+    std::vector<Value> clustering;
+    ConditionKind kind = ConditionKind::kNone;
+  };
+  std::vector<RowConditions> rows;
+  auto add = [&rows](bool is_static, const std::vector<Value>& clustering,
+                     ConditionKind kind) -> Status {
+    for (const RowConditions& row : rows) {
+      if (row.is_static != is_static || (!is_static && row.clustering != clustering)) continue;
+      if (row.kind == kind) return Status::OK();
+      if (kind == ConditionKind::kColumns) {
+        return Status::InvalidRequest(
+            "Cannot mix IF conditions and IF NOT EXISTS for the same row");
+      }
+      if (row.kind != ConditionKind::kColumns) {
+        return Status::InvalidRequest(
+            "Cannot mix IF EXISTS and IF NOT EXISTS conditions for the same row");
+      }
+      return Status::InvalidRequest(std::string("Cannot mix IF conditions and IF ") +
+                                    (kind == ConditionKind::kIfNotExists ? "NOT " : "") +
+                                    "EXISTS for the same row");
+    }
+    rows.push_back({is_static, clustering, kind});
+    return Status::OK();
+  };
+  const std::vector<Value> none;
+  for (const WritePlan& plan : plans) {
+    const std::vector<Value>& clustering =
+        plan.targets.clustering_prefixes.empty() ? none : plan.targets.clustering_prefixes[0];
+    switch (plan.condition_kind) {
+      case ConditionKind::kNone:
+        break;
+      case ConditionKind::kIfExists:
+      case ConditionKind::kIfNotExists:
+        CASSETTE_RETURN_IF_ERROR(add(plan.static_only, clustering, plan.condition_kind));
+        break;
+      case ConditionKind::kColumns:
+        if (AnyRegular(plan.conditions)) {
+          CASSETTE_RETURN_IF_ERROR(add(false, clustering, ConditionKind::kColumns));
+        }
+        if (AnyStatic(plan.conditions)) {
+          CASSETTE_RETURN_IF_ERROR(add(true, none, ConditionKind::kColumns));
+        }
+        break;
+    }
+  }
+  return Status::OK();
+}
+
 Status ValidateBatch(const BatchStatement& batch, const std::vector<WritePlan>& plans,
                      bool batch_timestamp) {
   const bool has_conditions = std::any_of(plans.begin(), plans.end(), [](const WritePlan& p) {
@@ -567,7 +623,7 @@ Status ValidateBatch(const BatchStatement& batch, const std::vector<WritePlan>& 
       return Status::InvalidRequest("Batch with conditions cannot span multiple partitions");
     }
   }
-  return Status::OK();
+  return CheckBatchConditionKinds(plans);
 }
 
 }  // namespace

@@ -576,6 +576,31 @@ TEST_F(ModificationStatementTest, ConditionalBatch) {
       "Batch with conditions cannot span multiple tables");
 }
 
+// InsertUpdateIfConditionTest.testMultiExistConditionOnSameRowClustering.
+TEST_F(ModificationStatementTest, ConditionalBatchKeepsOneConditionKindPerRow) {
+  EXPECT_EQ(Render(Run("BEGIN BATCH INSERT INTO t (k, c, v) VALUES (0, 0, 1) IF NOT EXISTS; "
+                       "INSERT INTO t (k, c, l) VALUES (0, 0, [2]) IF NOT EXISTS; APPLY BATCH")),
+            "[applied]|True");
+  EXPECT_EQ(Rows(0, {"v", "l"}), "1,[2]");
+  ExpectError(
+      "BEGIN BATCH INSERT INTO t (k, c, v) VALUES (1, 0, 1) IF NOT EXISTS; "
+      "DELETE FROM t WHERE k = 1 AND c = 0 IF EXISTS; APPLY BATCH",
+      "Cannot mix IF EXISTS and IF NOT EXISTS conditions for the same row");
+  ExpectError(
+      "BEGIN BATCH INSERT INTO t (k, c, v) VALUES (1, 0, 1) IF NOT EXISTS; "
+      "UPDATE t SET l = [1] WHERE k = 1 AND c = 0 IF v = 1; APPLY BATCH",
+      "Cannot mix IF conditions and IF NOT EXISTS for the same row");
+  ExpectError(
+      "BEGIN BATCH UPDATE t SET l = [1] WHERE k = 1 AND c = 0 IF v = 1; "
+      "DELETE FROM t WHERE k = 1 AND c = 0 IF EXISTS; APPLY BATCH",
+      "Cannot mix IF conditions and IF EXISTS for the same row");
+  // Other rows, and the static row, are other rows.
+  EXPECT_EQ(Render(Run("BEGIN BATCH INSERT INTO t (k, c, v) VALUES (1, 0, 1) IF NOT EXISTS; "
+                       "UPDATE t SET v = 2 WHERE k = 1 AND c = 1 IF v = null; "
+                       "UPDATE t SET s = 3 WHERE k = 1 IF s = null; APPLY BATCH")),
+            "[applied]|True");
+}
+
 TEST_F(ModificationStatementTest, InAndTupleRestrictions) {
   // An empty IN writes nothing.
   Run("UPDATE t SET v = 1 WHERE k IN () AND c = 1");
