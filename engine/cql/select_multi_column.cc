@@ -14,6 +14,7 @@
 namespace cassette::cql::select_detail {
 namespace {
 
+// The operators a multi-column relation takes, as CQL writes them.
 const char* OperatorSymbol(Operator op) {
   switch (op) {
     case Operator::kEq:
@@ -55,6 +56,7 @@ Status CheckTupleLength(const Term& term, size_t expected) {
                                 " elements in value tuple, but got " +
                                 std::to_string(term.elements.size()) + ": " + TermSourceText(term));
 }
+
 }  // namespace
 
 Status RestrictionBuilder::AddMultiColumn(const Relation& relation) {
