@@ -125,10 +125,16 @@ bool AnyStatic(const std::vector<ColumnCondition>& conditions) {
                      [](const ColumnCondition& c) { return c.is_static; });
 }
 
+// Cassandra's Operations.appliesToRegularColumns: a DELETE naming no column
+// deletes the whole row, regular columns included.
+bool WritesRegular(const WritePlan& plan) {
+  return AnyRegular(plan.writes) || (plan.kind == WriteKind::kDelete && plan.writes.empty());
+}
+
 // Cassandra's appliesOnlyToStaticColumns: no regular column is written or
 // conditioned, and some static one is.
 bool AppliesOnlyToStatics(const WritePlan& plan) {
-  return !AnyRegular(plan.writes) && !AnyRegular(plan.conditions) &&
+  return !WritesRegular(plan) && !AnyRegular(plan.conditions) &&
          (AnyStatic(plan.writes) || AnyStatic(plan.conditions));
 }
 
@@ -420,7 +426,7 @@ Result<WritePlan> PrepareDelete(const DeleteStatement& statement, const Executio
     // Cassandra words these two for conditional deletes only; an
     // unconditional one is refused as a range deletion below.
     const bool conditional = plan.condition_kind != ConditionKind::kNone;
-    if (conditional && AnyRegular(plan.writes)) {
+    if (conditional && WritesRegular(plan)) {
       return Status::InvalidRequest(
           "DELETE statements must restrict all PRIMARY KEY columns with equality relations in "
           "order to delete non static columns");
@@ -454,6 +460,18 @@ Result<CurrentRow> ReadConditionRow(Database* db, const WritePlan& plan) {
   const std::vector<Value>& clustering =
       plan.targets.clustering_prefixes.empty() ? none : plan.targets.clustering_prefixes[0];
   return ReadCurrentRow(db, plan.schema(), key, clustering, plan.static_only);
+}
+
+// In a batch, conditions on static columns only read the partition's first
+// row with its statics: Cassandra 4.1+ reports that row beside
+// [applied]=false (InsertUpdateIfConditionTest.testStaticColumnsCas).
+Result<CurrentRow> ReadBatchConditionRow(Database* db, const WritePlan& plan) {
+  if (!plan.static_only || plan.condition_kind != ConditionKind::kColumns ||
+      plan.targets.partition_keys.empty()) {
+    return ReadConditionRow(db, plan);
+  }
+  return ReadCurrentRow(db, plan.schema(), plan.targets.partition_keys[0], {},
+                        /*static_only=*/false);
 }
 
 Result<CqlResult> ExecutePlan(WritePlan plan, const ExecutionContext& context) {
@@ -499,6 +517,62 @@ Result<WritePlan> PrepareBatchStatement(
 }
 
 // Cassandra's BatchStatement.validate, in its order.
+// Each row a conditional batch names carries one kind of condition: IF
+// EXISTS, IF NOT EXISTS or column conditions, static conditions naming the
+// static row (Cassandra's CQL3CasRequest.addExistsCondition and
+// addConditions, with their messages; InsertUpdateIfConditionTest
+// testMultiExistConditionOnSameRowClustering / ...NoClustering).
+Status CheckBatchConditionKinds(const std::vector<WritePlan>& plans) {
+  struct RowConditions {
+    bool is_static = false;
+    std::vector<Value> clustering;
+    ConditionKind kind = ConditionKind::kNone;
+  };
+  std::vector<RowConditions> rows;
+  auto add = [&rows](bool is_static, const std::vector<Value>& clustering,
+                     ConditionKind kind) -> Status {
+    for (const RowConditions& row : rows) {
+      if (row.is_static != is_static || (!is_static && row.clustering != clustering)) continue;
+      if (row.kind == kind) return Status::OK();
+      if (kind == ConditionKind::kColumns) {
+        return Status::InvalidRequest(
+            "Cannot mix IF conditions and IF NOT EXISTS for the same row");
+      }
+      if (row.kind != ConditionKind::kColumns) {
+        return Status::InvalidRequest(
+            "Cannot mix IF EXISTS and IF NOT EXISTS conditions for the same row");
+      }
+      return Status::InvalidRequest(std::string("Cannot mix IF conditions and IF ") +
+                                    (kind == ConditionKind::kIfNotExists ? "NOT " : "") +
+                                    "EXISTS for the same row");
+    }
+    rows.push_back({is_static, clustering, kind});
+    return Status::OK();
+  };
+  const std::vector<Value> none;
+  for (const WritePlan& plan : plans) {
+    const std::vector<Value>& clustering =
+        plan.targets.clustering_prefixes.empty() ? none : plan.targets.clustering_prefixes[0];
+    switch (plan.condition_kind) {
+      case ConditionKind::kNone:
+        break;
+      case ConditionKind::kIfExists:
+      case ConditionKind::kIfNotExists:
+        CASSETTE_RETURN_IF_ERROR(add(plan.static_only, clustering, plan.condition_kind));
+        break;
+      case ConditionKind::kColumns:
+        if (AnyRegular(plan.conditions)) {
+          CASSETTE_RETURN_IF_ERROR(add(false, clustering, ConditionKind::kColumns));
+        }
+        if (AnyStatic(plan.conditions)) {
+          CASSETTE_RETURN_IF_ERROR(add(true, none, ConditionKind::kColumns));
+        }
+        break;
+    }
+  }
+  return Status::OK();
+}
+
 Status ValidateBatch(const BatchStatement& batch, const std::vector<WritePlan>& plans,
                      bool batch_timestamp) {
   const bool has_conditions = std::any_of(plans.begin(), plans.end(), [](const WritePlan& p) {
@@ -549,7 +623,7 @@ Status ValidateBatch(const BatchStatement& batch, const std::vector<WritePlan>& 
       return Status::InvalidRequest("Batch with conditions cannot span multiple partitions");
     }
   }
-  return Status::OK();
+  return CheckBatchConditionKinds(plans);
 }
 
 }  // namespace
@@ -618,7 +692,7 @@ Result<CqlResult> ExecuteBatch(const BatchStatement& statement,
     bool holds = true;
     for (const WritePlan& plan : plans) {
       if (plan.condition_kind == ConditionKind::kNone) continue;
-      CASSETTE_ASSIGN_OR_RETURN(CurrentRow row, ReadConditionRow(context.db, plan));
+      CASSETTE_ASSIGN_OR_RETURN(CurrentRow row, ReadBatchConditionRow(context.db, plan));
       CASSETTE_ASSIGN_OR_RETURN(bool ok, ConditionHolds(plan, row));
       holds = holds && ok;
       conditioned.push_back(&plan);

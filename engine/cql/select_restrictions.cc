@@ -4,6 +4,7 @@
 #include <map>
 #include <utility>
 
+#include "engine/cql/select_restriction_builder.h"
 #include "engine/cql/term_evaluator.h"
 #include "engine/db/mutation_converter.h"
 #include "engine/types/type_codec.h"
@@ -30,32 +31,7 @@ std::string QuoteColumnName(const std::string& name) {
   return quoted + "\"";
 }
 
-namespace {
-
-// One end of a slice: the bound values (one per restricted column) and
-// whether the bound value itself is included.
-struct SliceBound {
-  std::vector<Value> values;
-  bool inclusive = true;
-};
-
-// Everything restricting one column (single-column relations) or one
-// group of clustering columns (a multi-column relation).
-struct MergedRestriction {
-  std::vector<size_t> columns;  // indices into schema.columns()
-  bool eq = false;              // values has one tuple
-  bool in = false;              // values has every tuple
-  std::vector<std::vector<Value>> values;
-  std::optional<SliceBound> start;
-  std::optional<SliceBound> end;
-  std::vector<Value> contains;
-  std::vector<Value> contains_keys;
-  std::vector<std::pair<Value, Value>> element_eqs;  // c[key] = value
-  bool multi = false;
-
-  bool IsSlice() const { return start.has_value() || end.has_value(); }
-  bool IsEqOrIn() const { return eq || in; }
-};
+namespace select_detail {
 
 std::string ColumnList(const TableSchema& schema, const std::vector<size_t>& indices) {
   std::string out;
@@ -70,6 +46,18 @@ bool IsSliceOperator(Operator op) {
   return op == Operator::kLt || op == Operator::kLe || op == Operator::kGt || op == Operator::kGe;
 }
 
+size_t ClusteringPosition(const TableSchema& schema, size_t column) {
+  const std::vector<size_t>& clustering = schema.clustering();
+  return static_cast<size_t>(std::find(clustering.begin(), clustering.end(), column) -
+                             clustering.begin());
+}
+
+Status NullValueError(const std::string& column) {
+  return Status::InvalidRequest("Invalid null value in condition for column " + column);
+}
+
+namespace {
+
 // Relation text for messages ("v LIKE 'a%'").
 std::string TermText(const Term& term) {
   if (term.kind == Term::Kind::kConstant && term.literal == Term::Literal::kString) {
@@ -79,43 +67,7 @@ std::string TermText(const Term& term) {
   return term.text;
 }
 
-class RestrictionBuilder {
- public:
-  RestrictionBuilder(const TableSchema& schema, bool allow_filtering,
-                     const ExecutionContext& context)
-      : schema_(schema), allow_filtering_(allow_filtering), context_(context) {}
-
-  Result<SelectRestrictions> Build(const std::vector<Relation>& where, bool selects_only_statics);
-
- private:
-  Status AddRelation(const Relation& relation);
-  Status AddToken(const Relation& relation);
-  // The right side of a token relation: token(literals...) typed by the
-  // partition key columns (as Cassandra's token function is), or a bigint.
-  Result<Value> EvaluateTokenValue(const Term& term) const;
-  Status AddMultiColumn(const Relation& relation);
-  Status AddSingleColumn(const Relation& relation);
-  Status Merge(MergedRestriction* existing, const MergedRestriction& added);
-  Status CheckClusteringOrder(const MergedRestriction& added);
-  Result<const ColumnDefinition*> FindColumn(const std::string& name) const;
-  size_t IndexOf(const ColumnDefinition* column) const {
-    return static_cast<size_t>(column - schema_.columns().data());
-  }
-  Status ProcessPartitionKey(SelectRestrictions* out);
-  Status ProcessClustering(SelectRestrictions* out);
-  void AddFilters(const MergedRestriction& r, SelectRestrictions* out) const;
-
-  const TableSchema& schema_;
-  const bool allow_filtering_;
-  const ExecutionContext& context_;
-
-  // By column index; multi-column restrictions are shared by their columns.
-  std::map<size_t, std::shared_ptr<MergedRestriction>> by_column_;
-  std::optional<SliceBound> token_start_;
-  std::optional<SliceBound> token_end_;
-  bool has_token_ = false;
-  bool nothing_matches_ = false;
-};
+}  // namespace
 
 Result<const ColumnDefinition*> RestrictionBuilder::FindColumn(const std::string& name) const {
   const ColumnDefinition* column = schema_.Find(name);
@@ -126,8 +78,12 @@ Result<const ColumnDefinition*> RestrictionBuilder::FindColumn(const std::string
   return column;
 }
 
-Status NullValueError(const std::string& column) {
-  return Status::InvalidRequest("Invalid null value in condition for column " + column);
+Status RestrictionBuilder::NullValue(const ColumnDefinition& column, const std::string& message) {
+  if (column.kind == ColumnKind::kPartitionKey || column.kind == ColumnKind::kClustering) {
+    return NullValueError(column.name);
+  }
+  if (!null_filter_error_) null_filter_error_ = Status::InvalidRequest(message + column.name);
+  return Status::OK();
 }
 
 Status RestrictionBuilder::AddRelation(const Relation& relation) {
@@ -223,104 +179,6 @@ Result<Value> RestrictionBuilder::EvaluateTokenValue(const Term& term) const {
   return Value::Bigint(Murmur3Token(serialized));
 }
 
-Status RestrictionBuilder::AddMultiColumn(const Relation& relation) {
-  MergedRestriction added;
-  added.multi = true;
-  std::vector<DataType> types;
-  std::string names;
-  for (const std::string& name : relation.columns) {
-    CASSETTE_ASSIGN_OR_RETURN(const ColumnDefinition* column, FindColumn(name));
-    if (column->kind != ColumnKind::kClustering) {
-      return Status::InvalidRequest(
-          "Multi-column relations can only be applied to clustering columns but was applied to: " +
-          column->name);
-    }
-    added.columns.push_back(IndexOf(column));
-    types.push_back(column->type);
-    names += (names.empty() ? "" : ", ") + column->name;
-  }
-  // The columns must be consecutive clustering columns in declared order.
-  const std::vector<size_t>& clustering = schema_.clustering();
-  auto first = std::find(clustering.begin(), clustering.end(), added.columns[0]);
-  for (size_t i = 0; i < added.columns.size(); ++i) {
-    if (first + static_cast<std::ptrdiff_t>(i) == clustering.end() ||
-        *(first + static_cast<std::ptrdiff_t>(i)) != added.columns[i]) {
-      return Status::InvalidRequest(
-          "Clustering columns must appear in the PRIMARY KEY order in multi-column relations: (" +
-          names + ")");
-    }
-  }
-  const DataType tuple_type = DataType::Tuple(types);
-  const std::string receiver = "(" + names + ")";
-  auto split = [&](const Value& tuple) -> Result<std::vector<Value>> {
-    if (tuple.is_null()) return NullValueError(receiver);
-    std::vector<std::optional<std::string>> components;
-    CASSETTE_RETURN_IF_ERROR(DeserializeTuple(tuple.bytes(), &components));
-    std::vector<Value> values;
-    for (size_t i = 0; i < types.size(); ++i) {
-      if (i >= components.size() || !components[i]) {
-        return NullValueError(schema_.columns()[added.columns[i]].name);
-      }
-      values.push_back(Value::FromBytes(types[i], *components[i]));
-    }
-    return values;
-  };
-  if (relation.op == Operator::kIn) {
-    CASSETTE_ASSIGN_OR_RETURN(std::vector<Value> tuples,
-                              EvaluateInValues(relation, tuple_type, receiver, context_));
-    added.in = true;
-    for (const Value& tuple : tuples) {
-      CASSETTE_ASSIGN_OR_RETURN(std::vector<Value> values, split(tuple));
-      added.values.push_back(std::move(values));
-    }
-    if (added.values.empty()) nothing_matches_ = true;
-  } else if (relation.op == Operator::kEq || IsSliceOperator(relation.op)) {
-    if (!relation.value) return Status::InvalidRequest("relation without a value");
-    CASSETTE_ASSIGN_OR_RETURN(Value tuple,
-                              EvaluateTerm(*relation.value, tuple_type, receiver, context_));
-    CASSETTE_ASSIGN_OR_RETURN(std::vector<Value> values, split(tuple));
-    if (relation.op == Operator::kEq) {
-      added.eq = true;
-      added.values.push_back(std::move(values));
-    } else if (relation.op == Operator::kGt || relation.op == Operator::kGe) {
-      added.start = SliceBound{std::move(values), relation.op == Operator::kGe};
-    } else {
-      added.end = SliceBound{std::move(values), relation.op == Operator::kLe};
-    }
-  } else {
-    return Status::InvalidRequest("Unsupported operator in a multi-column relation on (" + names +
-                                  ")");
-  }
-
-  // Merge with an earlier multi-column relation on the same first column
-  // (two slices of one tuple), refuse any other overlap.
-  auto existing = by_column_.find(added.columns[0]);
-  if (existing != by_column_.end()) {
-    if (!existing->second->multi) {
-      return Status::InvalidRequest(
-          "Mixing single column relations and multi column relations on clustering columns is "
-          "not allowed");
-    }
-    CASSETTE_RETURN_IF_ERROR(Merge(existing->second.get(), added));
-    if (added.columns.size() > existing->second->columns.size()) {
-      existing->second->columns = added.columns;
-    }
-    for (size_t column : existing->second->columns) by_column_[column] = existing->second;
-    return Status::OK();
-  }
-  for (size_t column : added.columns) {
-    if (by_column_.count(column) != 0) {
-      return Status::InvalidRequest(
-          "Mixing single column relations and multi column relations on clustering columns is "
-          "not allowed");
-    }
-  }
-  CASSETTE_RETURN_IF_ERROR(CheckClusteringOrder(added));
-  auto shared = std::make_shared<MergedRestriction>(std::move(added));
-  for (size_t column : shared->columns) by_column_[column] = shared;
-  return Status::OK();
-}
-
 Status RestrictionBuilder::AddSingleColumn(const Relation& relation) {
   if (relation.columns.empty()) return Status::InvalidRequest("relation without a column");
   CASSETTE_ASSIGN_OR_RETURN(const ColumnDefinition* column, FindColumn(relation.columns[0]));
@@ -349,6 +207,10 @@ Status RestrictionBuilder::AddSingleColumn(const Relation& relation) {
     if (type.kind() != TypeKind::kMap) {
       return Status::InvalidRequest("Column " + name + " cannot be used as a map");
     }
+    if (type.frozen()) {
+      return Status::InvalidRequest("Map-entry equality predicates on frozen map column " + name +
+                                    " are not supported");
+    }
     if (!relation.element_key || !relation.value) {
       return Status::InvalidRequest("map entry relation without a key or value");
     }
@@ -356,7 +218,11 @@ Status RestrictionBuilder::AddSingleColumn(const Relation& relation) {
                                                       "key(" + name + ")", context_));
     CASSETTE_ASSIGN_OR_RETURN(Value value, EvaluateTerm(*relation.value, type.params()[1],
                                                         "value(" + name + ")", context_));
-    if (key.is_null() || value.is_null()) return NullValueError(name);
+    if (key.is_null()) {
+      CASSETTE_RETURN_IF_ERROR(NullValue(*column, "Unsupported null map key for column "));
+    } else if (value.is_null()) {
+      CASSETTE_RETURN_IF_ERROR(NullValue(*column, "Unsupported null map value for column "));
+    }
     added.element_eqs.emplace_back(std::move(key), std::move(value));
   } else if (relation.op == Operator::kContains || relation.op == Operator::kContainsKey) {
     const bool key = relation.op == Operator::kContainsKey;
@@ -372,7 +238,9 @@ Status RestrictionBuilder::AddSingleColumn(const Relation& relation) {
         type.kind() == TypeKind::kMap && !key ? type.params()[1] : type.params()[0];
     if (!relation.value) return Status::InvalidRequest("relation without a value");
     CASSETTE_ASSIGN_OR_RETURN(Value value, EvaluateTerm(*relation.value, element, name, context_));
-    if (value.is_null()) return NullValueError(name);
+    if (value.is_null()) {
+      CASSETTE_RETURN_IF_ERROR(NullValue(*column, "Unsupported null value for column "));
+    }
     (key ? added.contains_keys : added.contains).push_back(std::move(value));
   } else if (relation.op == Operator::kIn) {
     CASSETTE_ASSIGN_OR_RETURN(std::vector<Value> values,
@@ -386,7 +254,9 @@ Status RestrictionBuilder::AddSingleColumn(const Relation& relation) {
   } else {
     if (!relation.value) return Status::InvalidRequest("relation without a value");
     CASSETTE_ASSIGN_OR_RETURN(Value value, EvaluateTerm(*relation.value, type, name, context_));
-    if (value.is_null()) return NullValueError(name);
+    if (value.is_null()) {
+      CASSETTE_RETURN_IF_ERROR(NullValue(*column, "Unsupported null value for column "));
+    }
     if (relation.op == Operator::kEq) {
       added.eq = true;
       added.values.push_back({std::move(value)});
@@ -402,120 +272,11 @@ Status RestrictionBuilder::AddSingleColumn(const Relation& relation) {
                                   "\" cannot be restricted by both a normal relation and a token "
                                   "relation");
   }
+  if (column->kind == ColumnKind::kClustering) return AddClusteringRestriction(std::move(added));
   auto existing = by_column_.find(added.columns[0]);
-  if (existing != by_column_.end()) {
-    if (existing->second->multi) {
-      return Status::InvalidRequest(
-          "Mixing single column relations and multi column relations on clustering columns is "
-          "not allowed");
-    }
-    CASSETTE_RETURN_IF_ERROR(Merge(existing->second.get(), added));
-    if (column->kind == ColumnKind::kClustering) {
-      CASSETTE_RETURN_IF_ERROR(CheckClusteringOrder(added));
-    }
-    return Status::OK();
-  }
-  if (column->kind == ColumnKind::kClustering) {
-    CASSETTE_RETURN_IF_ERROR(CheckClusteringOrder(added));
-  }
+  if (existing != by_column_.end()) return Merge(existing->second.get(), added);
   const size_t index = added.columns[0];
   by_column_[index] = std::make_shared<MergedRestriction>(std::move(added));
-  return Status::OK();
-}
-
-// Cassandra's merge of two restrictions on one column, with its messages.
-Status RestrictionBuilder::Merge(MergedRestriction* existing, const MergedRestriction& added) {
-  const std::string name = existing->multi ? "(" + ColumnList(schema_, existing->columns) + ")"
-                                           : schema_.columns()[existing->columns[0]].name;
-  if (existing->eq) {
-    return Status::InvalidRequest(name +
-                                  " cannot be restricted by more than one relation if it includes "
-                                  "an Equal");
-  }
-  if (existing->in) {
-    return Status::InvalidRequest(name +
-                                  " cannot be restricted by more than one relation if it includes "
-                                  "a IN");
-  }
-  const bool existing_contains = !existing->contains.empty() || !existing->contains_keys.empty() ||
-                                 !existing->element_eqs.empty();
-  const bool added_contains =
-      !added.contains.empty() || !added.contains_keys.empty() || !added.element_eqs.empty();
-  if (existing->IsSlice()) {
-    if (!added.IsSlice()) {
-      return Status::InvalidRequest("Column \"" + name +
-                                    "\" cannot be restricted by both an equality and an "
-                                    "inequality relation");
-    }
-    if (existing->start && added.start) {
-      return Status::InvalidRequest("More than one restriction was found for the start bound on " +
-                                    name);
-    }
-    if (existing->end && added.end) {
-      return Status::InvalidRequest("More than one restriction was found for the end bound on " +
-                                    name);
-    }
-    if (added.start) existing->start = added.start;
-    if (added.end) existing->end = added.end;
-    return Status::OK();
-  }
-  if (existing_contains) {
-    if (!added_contains) {
-      return Status::InvalidRequest("Collection column " + name +
-                                    " can only be restricted by CONTAINS, CONTAINS KEY, or "
-                                    "map-entry equality");
-    }
-    existing->contains.insert(existing->contains.end(), added.contains.begin(),
-                              added.contains.end());
-    existing->contains_keys.insert(existing->contains_keys.end(), added.contains_keys.begin(),
-                                   added.contains_keys.end());
-    existing->element_eqs.insert(existing->element_eqs.end(), added.element_eqs.begin(),
-                                 added.element_eqs.end());
-    return Status::OK();
-  }
-  return Status::OK();
-}
-
-size_t ClusteringPosition(const TableSchema& schema, size_t column) {
-  const std::vector<size_t>& clustering = schema.clustering();
-  return static_cast<size_t>(std::find(clustering.begin(), clustering.end(), column) -
-                             clustering.begin());
-}
-
-// A restriction after a slice (or a slice before a restricted column) is
-// refused as it is added, in the order the relations are written.
-Status RestrictionBuilder::CheckClusteringOrder(const MergedRestriction& added) {
-  if (allow_filtering_) return Status::OK();
-  // The restriction on the highest clustering position so far.
-  const MergedRestriction* last = nullptr;
-  size_t last_position = 0;
-  std::optional<size_t> next_after_added;
-  const size_t added_position = ClusteringPosition(schema_, added.columns[0]);
-  for (const auto& [column, restriction] : by_column_) {
-    if (schema_.columns()[column].kind != ColumnKind::kClustering) continue;
-    const size_t first_position = ClusteringPosition(schema_, restriction->columns[0]);
-    if (last == nullptr || first_position >= last_position) {
-      last = restriction.get();
-      last_position = first_position;
-    }
-    if (first_position > added_position &&
-        (!next_after_added || first_position < *next_after_added)) {
-      next_after_added = first_position;
-    }
-  }
-  if (last == nullptr) return Status::OK();
-  const std::string& added_name = schema_.columns()[added.columns[0]].name;
-  if (last->IsSlice() && added_position > last_position) {
-    return Status::InvalidRequest(
-        "Clustering column \"" + added_name + "\" cannot be restricted (preceding column \"" +
-        schema_.columns()[last->columns[0]].name + "\" is restricted by a non-EQ relation)");
-  }
-  if (added_position < last_position && added.IsSlice() && next_after_added) {
-    return Status::InvalidRequest("PRIMARY KEY column \"" +
-                                  schema_.columns()[schema_.clustering()[*next_after_added]].name +
-                                  "\" cannot be restricted (preceding column \"" + added_name +
-                                  "\" is restricted by a non-EQ relation)");
-  }
   return Status::OK();
 }
 
@@ -748,6 +509,7 @@ Result<SelectRestrictions> RestrictionBuilder::Build(const std::vector<Relation>
   CASSETTE_RETURN_IF_ERROR(ProcessClustering(&out));
   if (out.has_regular_restrictions || out.has_static_restrictions) {
     if (!allow_filtering_) return Status::InvalidRequest(kFilteringMessage);
+    if (null_filter_error_) return *null_filter_error_;
     for (const auto& [column, restriction] : by_column_) {
       ColumnKind kind = schema_.columns()[column].kind;
       if (kind == ColumnKind::kRegular || kind == ColumnKind::kStatic) {
@@ -781,7 +543,11 @@ std::optional<Value> ElementOf(const Value& collection, const Value& key) {
   return std::nullopt;
 }
 
-}  // namespace
+}  // namespace select_detail
+
+using select_detail::CompareTuples;
+using select_detail::ElementOf;
+using select_detail::RestrictionBuilder;
 
 Result<SelectRestrictions> AnalyzeRestrictions(const TableSchema& schema,
                                                const std::vector<Relation>& where,

@@ -170,7 +170,8 @@ Result<std::vector<ColumnWrite>> PrepareAssignments(const TableSchema& schema,
     }
     for (size_t j = 0; j < i; ++j) {
       if (assignments[j].column == a.column && !Compatible(assignments[j], a)) {
-        return Status::InvalidRequest("Multiple incompatible setting of column " + a.column);
+        // Cql.g's addRawUpdate reports it while parsing: a SyntaxException.
+        return Status::SyntaxError("Multiple incompatible setting of column " + a.column);
       }
     }
     CASSETTE_ASSIGN_OR_RETURN(ColumnWrite write, PrepareAssignment(*column, a, context));

@@ -86,12 +86,13 @@ Status TableSchema::AddColumn(ColumnDefinition column) {
   }
   bool is_counter = column.type.kind() == TypeKind::kCounter;
   if (has_regular && is_counter && !counter_table) {
-    return Status::InvalidRequest("Cannot add a counter column (" + column.name +
-                                  ") in a non counter table");
+    // Cassandra 5.0's TableMetadata.validate: a ConfigurationException.
+    return Status::ConfigurationError("Cannot have a counter column (\"" + column.name +
+                                      "\") in a non counter table");
   }
   if (has_regular && !is_counter && counter_table) {
-    return Status::InvalidRequest("Cannot add a non counter column (" + column.name +
-                                  ") in a counter table");
+    return Status::ConfigurationError("Cannot have a non counter column (\"" + column.name +
+                                      "\") in a counter table");
   }
   column.order = ClusteringOrder::kAsc;
   column.id = next_column_id_++;  // ids are never reused, even for a re-added name

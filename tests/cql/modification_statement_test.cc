@@ -276,8 +276,9 @@ TEST_F(ModificationStatementTest, UpdateErrors) {
               "Invalid operation (v = v + 1) for non counter column v");
   ExpectError("UPDATE t SET st['a'] = 1 WHERE k = 1 AND c = 1",
               "Invalid operation (st['a'] = 1) for set column st");
+  // Cql.g's addRawUpdate reports it as a syntax error (UpdateTest.testUpdate).
   ExpectError("UPDATE t SET v = 1, v = 2 WHERE k = 1 AND c = 1",
-              "Multiple incompatible setting of column v");
+              "Multiple incompatible setting of column v", Status::Code::kSyntaxError);
   ExpectError("UPDATE t SET v = 1 WHERE k = 1 AND c = 1 AND c = 2",
               "c cannot be restricted by more than one relation if it includes an Equal");
   ExpectError("UPDATE t SET l[5] = 1 WHERE k = 1 AND c = 1",
@@ -385,6 +386,25 @@ TEST_F(ModificationStatementTest, DeleteErrors) {
   ExpectError("DELETE s FROM t WHERE k = 1 AND c = 1",
               "Invalid restrictions on clustering columns since the DELETE statement modifies "
               "only static columns");
+  // The partition key is checked before the non-key columns
+  // (DeleteTest.testDeleteWithSecondaryIndices).
+  ExpectError("DELETE FROM t WHERE v = 1", "Some partition key parts are missing: k");
+  // A conditional DELETE of a whole partition or a slice deletes regular
+  // columns too (InsertUpdateIfConditionTest.testConditionalDelete).
+  ExpectError("DELETE FROM t WHERE k = 1 IF EXISTS",
+              "DELETE statements must restrict all PRIMARY KEY columns with equality relations "
+              "in order to delete non static columns");
+  ExpectError("DELETE FROM t WHERE k = 1 AND c > 1 IF s = 1",
+              "DELETE statements must restrict all PRIMARY KEY columns with equality relations "
+              "in order to delete non static columns");
+}
+
+// UpdateTest.testUpdateWithContainsAndContainsKey, DeleteTest.testDeleteWithOneClusteringColumns.
+TEST_F(ModificationStatementTest, ContainsIsRefusedInWriteWhereClauses) {
+  ExpectError("UPDATE t SET v = 1 WHERE k CONTAINS 1 AND c = 1", "Cannot use UPDATE with CONTAINS");
+  ExpectError("UPDATE t SET v = 1 WHERE k = 1 AND c = 1 AND m CONTAINS KEY 'a'",
+              "Cannot use UPDATE with CONTAINS KEY");
+  ExpectError("DELETE FROM t WHERE k = 1 AND c CONTAINS 1", "Cannot use DELETE with CONTAINS");
 }
 
 TEST_F(ModificationStatementTest, InsertIfNotExists) {
@@ -429,6 +449,32 @@ TEST_F(ModificationStatementTest, UpdateIfConditions) {
               "Cannot provide custom timestamp for conditional updates");
   ExpectError("UPDATE t SET v = 1 WHERE k = 1 AND c = 1 IF k = 1",
               "PRIMARY KEY column 'k' cannot have IF conditions");
+}
+
+// InsertUpdateIfConditionCollectionsTest.testNonFrozenEmptyCollection: a
+// null non-frozen collection compares as the empty one.
+TEST_F(ModificationStatementTest, ConditionsOnANullCollection) {
+  Run("INSERT INTO t (k, c, v) VALUES (1, 1, 1)");
+  EXPECT_EQ(Render(Run("UPDATE t SET v = 2 WHERE k = 1 AND c = 1 IF l = []")), "[applied]|True");
+  EXPECT_EQ(Render(Run("UPDATE t SET v = 2 WHERE k = 1 AND c = 1 IF l != [1]")), "[applied]|True");
+  EXPECT_EQ(Render(Run("UPDATE t SET v = 2 WHERE k = 1 AND c = 1 IF l < [1]")), "[applied]|True");
+  EXPECT_EQ(Render(Run("UPDATE t SET v = 2 WHERE k = 1 AND c = 1 IF st <= {'a'}")),
+            "[applied]|True");
+  EXPECT_EQ(Render(Run("UPDATE t SET v = 2 WHERE k = 1 AND c = 1 IF m < {'a': 1}")),
+            "[applied]|True");
+  EXPECT_EQ(Render(Run("UPDATE t SET v = 2 WHERE k = 1 AND c = 1 IF l > [1]")),
+            "[applied],l|False,null");
+  EXPECT_EQ(Render(Run("UPDATE t SET v = 2 WHERE k = 1 AND c = 1 IF m >= {'a': 1}")),
+            "[applied],m|False,null");
+  EXPECT_EQ(Render(Run("UPDATE t SET v = 2 WHERE k = 1 AND c = 1 IF l CONTAINS 1")),
+            "[applied],l|False,null");
+  ExpectError("UPDATE t SET v = 2 WHERE k = 1 AND c = 1 IF l CONTAINS null",
+              "Invalid comparison with null for operator \"CONTAINS\"");
+  ExpectError("UPDATE t SET v = 2 WHERE k = 1 AND c = 1 IF m CONTAINS KEY null",
+              "Invalid comparison with null for operator \"CONTAINS KEY\"");
+  // A frozen collection has no empty form: null is below nothing.
+  Run("INSERT INTO kv (k, v) VALUES (1, 1)");
+  EXPECT_EQ(Render(Run("UPDATE kv SET v = 2 WHERE k = 1 IF f < [1]")), "[applied],f|False,null");
 }
 
 TEST_F(ModificationStatementTest, DeleteIfExists) {
@@ -530,6 +576,31 @@ TEST_F(ModificationStatementTest, ConditionalBatch) {
       "Batch with conditions cannot span multiple tables");
 }
 
+// InsertUpdateIfConditionTest.testMultiExistConditionOnSameRowClustering.
+TEST_F(ModificationStatementTest, ConditionalBatchKeepsOneConditionKindPerRow) {
+  EXPECT_EQ(Render(Run("BEGIN BATCH INSERT INTO t (k, c, v) VALUES (0, 0, 1) IF NOT EXISTS; "
+                       "INSERT INTO t (k, c, l) VALUES (0, 0, [2]) IF NOT EXISTS; APPLY BATCH")),
+            "[applied]|True");
+  EXPECT_EQ(Rows(0, {"v", "l"}), "1,[2]");
+  ExpectError(
+      "BEGIN BATCH INSERT INTO t (k, c, v) VALUES (1, 0, 1) IF NOT EXISTS; "
+      "DELETE FROM t WHERE k = 1 AND c = 0 IF EXISTS; APPLY BATCH",
+      "Cannot mix IF EXISTS and IF NOT EXISTS conditions for the same row");
+  ExpectError(
+      "BEGIN BATCH INSERT INTO t (k, c, v) VALUES (1, 0, 1) IF NOT EXISTS; "
+      "UPDATE t SET l = [1] WHERE k = 1 AND c = 0 IF v = 1; APPLY BATCH",
+      "Cannot mix IF conditions and IF NOT EXISTS for the same row");
+  ExpectError(
+      "BEGIN BATCH UPDATE t SET l = [1] WHERE k = 1 AND c = 0 IF v = 1; "
+      "DELETE FROM t WHERE k = 1 AND c = 0 IF EXISTS; APPLY BATCH",
+      "Cannot mix IF conditions and IF EXISTS for the same row");
+  // Other rows, and the static row, are other rows.
+  EXPECT_EQ(Render(Run("BEGIN BATCH INSERT INTO t (k, c, v) VALUES (1, 0, 1) IF NOT EXISTS; "
+                       "UPDATE t SET v = 2 WHERE k = 1 AND c = 1 IF v = null; "
+                       "UPDATE t SET s = 3 WHERE k = 1 IF s = null; APPLY BATCH")),
+            "[applied]|True");
+}
+
 TEST_F(ModificationStatementTest, InAndTupleRestrictions) {
   // An empty IN writes nothing.
   Run("UPDATE t SET v = 1 WHERE k IN () AND c = 1");
@@ -551,6 +622,33 @@ TEST_F(ModificationStatementTest, StaticConditions) {
   EXPECT_EQ(Render(Run("UPDATE t SET s = 3 WHERE k = 1 IF s = 1")), "[applied],s|False,2");
   EXPECT_EQ(Render(Run("INSERT INTO t (k, s) VALUES (2, 5) IF NOT EXISTS")), "[applied]|True");
   EXPECT_EQ(Rows(2, {"s"}), "5");
+}
+
+// InsertUpdateIfConditionTest.testConditionalDelete and testStaticColumnsCas.
+TEST_F(ModificationStatementTest, ConditionsBesideTheStaticRow) {
+  Run("INSERT INTO t (k, c, v, s) VALUES (1, 1, 1, 1)");
+  // A whole-row DELETE may be conditioned on a static column only.
+  EXPECT_EQ(Render(Run("DELETE FROM t WHERE k = 1 AND c = 1 IF s = 2")), "[applied],s|False,1");
+  EXPECT_EQ(Render(Run("DELETE FROM t WHERE k = 1 AND c = 1 IF s = 1")), "[applied]|True");
+  // The row is gone, the static row is not: a condition naming a static
+  // column shows every condition column, the regular ones null.
+  EXPECT_EQ(Render(Run("DELETE v FROM t WHERE k = 1 AND c = 1 IF v = 1 AND s = 2")),
+            "[applied],v,s|False,null,1");
+  EXPECT_EQ(Render(Run("DELETE v FROM t WHERE k = 1 AND c = 1 IF v = 1")), "[applied]|False");
+
+  // A static-only INSERT IF NOT EXISTS looks at the static row, not the rows.
+  Run("INSERT INTO t (k, c, v) VALUES (2, 1, 1)");
+  EXPECT_EQ(Render(Run("INSERT INTO t (k, s) VALUES (2, 5) IF NOT EXISTS")), "[applied]|True");
+  EXPECT_EQ(Render(Run("INSERT INTO t (k, s) VALUES (2, 6) IF NOT EXISTS")).substr(0, 9),
+            "[applied]");
+  EXPECT_EQ(Rows(2, {"s"}), "5");
+
+  // A failed batch whose only condition is static reports the partition's
+  // first row with the static value.
+  Run("INSERT INTO t (k, c, v) VALUES (2, 2, 2)");
+  EXPECT_EQ(Render(Run("BEGIN BATCH UPDATE t SET v = 3 WHERE k = 2 AND c = 2; "
+                       "UPDATE t SET s = 7 WHERE k = 2 IF s = 0; APPLY BATCH")),
+            "[applied],k,c,s|False,2,1,5");
 }
 
 TEST_F(ModificationStatementTest, PreparedWritesAndBatches) {

@@ -350,5 +350,64 @@ TEST_F(SelectRestrictionsTest, UnsupportedOperators) {
             "InvalidRequest: Invalid null value in condition for column k");
 }
 
+// SelectMultiColumnRelationTest.testMultiAndSingleColumnRelationMix,
+// testMultipleClustering and testSingleClusteringInvalidQueries: single- and
+// multi-column relations on clustering columns merge as in Cassandra 3.0+.
+TEST_F(SelectRestrictionsTest, SingleAndMultiColumnClusteringRelationsMerge) {
+  EXPECT_EQ(Rows("SELECT v FROM ks.t WHERE k = 0 AND (c1, c2) > (0, 1) AND c1 <= 1"),
+            (RowList{"10", "11"}));
+  EXPECT_EQ(Rows("SELECT v FROM ks.t WHERE k = 0 AND c1 < 2 AND (c1, c2) >= (1, 1)"),
+            (RowList{"11"}));
+  EXPECT_EQ(Rows("SELECT v FROM ks.t WHERE k = 0 AND (c1) = (1) AND c2 > 0"), (RowList{"11"}));
+  EXPECT_EQ(Rows("SELECT v FROM ks.t WHERE k = 0 AND c1 = 2 AND (c2) < (1)"), (RowList{"20"}));
+  EXPECT_EQ(Error("SELECT v FROM ks.t WHERE k = 0 AND (c1, c2) > (0, 0) AND c2 < 1"),
+            "InvalidRequest: Column \"c2\" cannot be restricted by two inequalities not starting "
+            "with the same column");
+  EXPECT_EQ(Error("SELECT v FROM ks.t WHERE k = 0 AND c2 > 0 AND (c1, c2) < (1, 1)"),
+            "InvalidRequest: Column \"c2\" cannot be restricted by two inequalities not starting "
+            "with the same column");
+  // One column is named bare.
+  EXPECT_EQ(Error("SELECT v FROM ks.t WHERE k = 0 AND (c1) = (0) AND (c1) > (0)"),
+            "InvalidRequest: c1 cannot be restricted by more than one relation if it includes an "
+            "Equal");
+  EXPECT_EQ(Error("SELECT v FROM ks.t WHERE k = 0 AND (c1) > (0) AND c1 > 1"),
+            "InvalidRequest: More than one restriction was found for the start bound on c1");
+}
+
+// SelectMultiColumnRelationTest.testMultiClusteringInvalidQueries.
+TEST_F(SelectRestrictionsTest, MultiColumnTupleShapesAndNulls) {
+  EXPECT_EQ(Error("SELECT v FROM ks.t WHERE k = 0 AND (c1, c2) > (1, 2, 3)"),
+            "InvalidRequest: Expected 2 elements in value tuple, but got 3: (1, 2, 3)");
+  EXPECT_EQ(Error("SELECT v FROM ks.t WHERE k = 0 AND (c1, c2) IN ((0, 1, 2))"),
+            "InvalidRequest: Expected 2 elements in value tuple, but got 3: (0, 1, 2)");
+  EXPECT_EQ(Error("SELECT v FROM ks.t WHERE k = 0 AND (c2, c1) = (0, 0)"),
+            "InvalidRequest: Clustering columns must appear in the PRIMARY KEY order in "
+            "multi-column relations: (c2, c1) = (0, 0)");
+  EXPECT_EQ(Error("SELECT v FROM ks.t WHERE k = 0 AND (c1, c2) = (1, null)"),
+            "InvalidRequest: Invalid null value for column c2");
+  EXPECT_EQ(Error("SELECT v FROM ks.t WHERE k = 0 AND (c1, c2) IN ((1, null))"),
+            "InvalidRequest: Invalid null value for column c2");
+  EXPECT_EQ(Error("SELECT v FROM ks.t WHERE k = 0 AND (c1, c2) IN ((1, null), (2, 1))"),
+            "InvalidRequest: Invalid null value in condition for columns: [c1, c2]");
+  EXPECT_EQ(Error("SELECT v FROM ks.t WHERE k = 0 AND (c1, c2) > (1, null)"),
+            "InvalidRequest: Invalid null value in condition for column c2");
+}
+
+// SelectTest.testFilteringWithoutIndices(WithCollections): a null compared
+// with a non-key column is refused once filtering is allowed.
+TEST_F(SelectRestrictionsTest, NullsInFilteringRestrictions) {
+  EXPECT_EQ(Error("SELECT v FROM ks.t WHERE v = null"), kFilter);
+  EXPECT_EQ(Error("SELECT v FROM ks.t WHERE v = null ALLOW FILTERING"),
+            "InvalidRequest: Unsupported null value for column v");
+  EXPECT_EQ(Error("SELECT v FROM ks.t WHERE s > null ALLOW FILTERING"),
+            "InvalidRequest: Unsupported null value for column s");
+  EXPECT_EQ(Error("SELECT v FROM ks.t WHERE l CONTAINS null ALLOW FILTERING"),
+            "InvalidRequest: Unsupported null value for column l");
+  EXPECT_EQ(Error("SELECT v FROM ks.t WHERE m[null] = 2 ALLOW FILTERING"),
+            "InvalidRequest: Unsupported null map key for column m");
+  EXPECT_EQ(Error("SELECT v FROM ks.t WHERE m['a'] = null ALLOW FILTERING"),
+            "InvalidRequest: Unsupported null map value for column m");
+}
+
 }  // namespace
 }  // namespace cassette::cql

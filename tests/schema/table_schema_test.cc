@@ -76,15 +76,15 @@ TEST(TableSchema, AddColumnRules) {
   ColumnDefinition counter;
   counter.name = "c";
   counter.type = DataType::Counter();
-  EXPECT_EQ(simple.AddColumn(counter).message(),
-            "Cannot add a counter column (c) in a non counter table");
+  EXPECT_EQ(simple.AddColumn(counter).ToString(),
+            "ConfigurationException: Cannot have a counter column (\"c\") in a non counter table");
   TableSchema counters("ks", "c");
   counters.AddPartitionKey("k", DataType::Int()).AddRegular("n", DataType::Counter());
   ColumnDefinition plain;
   plain.name = "v";
   plain.type = DataType::Int();
-  EXPECT_EQ(counters.AddColumn(plain).message(),
-            "Cannot add a non counter column (v) in a counter table");
+  EXPECT_EQ(counters.AddColumn(plain).ToString(),
+            "ConfigurationException: Cannot have a non counter column (\"v\") in a counter table");
   EXPECT_TRUE(counters.AddColumn(counter).ok());
 }
 
