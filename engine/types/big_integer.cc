@@ -1,6 +1,26 @@
 #include "engine/types/big_integer.h"
 
+#include <charconv>
+
 namespace cassette {
+namespace {
+
+// Most varints and decimals in a table fit 64 bits: those take int64 paths
+// that skip GMP's import/export and string conversion (bench/big_number_bench).
+constexpr size_t kInt64Bytes = 8;
+constexpr size_t kUint64Digits = 19;  // any 19-digit number fits uint64
+
+// Decimal text of a GMP integer, optionally without its sign, written by
+// GMP straight into the string (one allocation).
+std::string DecimalText(const mpz_class& v, bool with_sign) {
+  std::string out(mpz_sizeinbase(v.get_mpz_t(), 10) + 2, '\0');
+  mpz_get_str(out.data(), 10, v.get_mpz_t());
+  out.resize(std::char_traits<char>::length(out.data()));
+  if (!with_sign && !out.empty() && out[0] == '-') out.erase(0, 1);
+  return out;
+}
+
+}  // namespace
 
 BigInteger BigInteger::FromInt64(int64_t v) {
   // mpz's si setters take a long, 64 bits on every platform cassette builds for.
@@ -11,10 +31,17 @@ BigInteger BigInteger::FromInt64(int64_t v) {
 BigInteger BigInteger::FromTwosComplement(std::string_view bytes) {
   BigInteger r;
   if (bytes.empty()) return r;
+  if (bytes.size() <= kInt64Bytes) {
+    // Sign-extend the first byte, then shift the rest in.
+    uint64_t bits = static_cast<uint64_t>(static_cast<int64_t>(static_cast<int8_t>(bytes[0])));
+    for (size_t i = 1; i < bytes.size(); ++i) bits = (bits << 8) | static_cast<uint8_t>(bytes[i]);
+    return FromInt64(static_cast<int64_t>(bits));
+  }
   mpz_import(r.value_.get_mpz_t(), bytes.size(), 1, 1, 1, 0, bytes.data());
   // Read unsigned; a set sign bit means the value is that minus 2^(8n).
   if (static_cast<uint8_t>(bytes[0]) & 0x80) {
-    mpz_class wrap;
+    thread_local mpz_class wrap;  // reused: no allocation per value
+    wrap = 0;
     mpz_setbit(wrap.get_mpz_t(), 8 * bytes.size());
     r.value_ -= wrap;
   }
@@ -33,6 +60,15 @@ bool BigInteger::FromDecimal(std::string_view text, BigInteger* out) {
     if (c < '0' || c > '9') return false;
   }
   BigInteger r;
+  if (text.size() <= kUint64Digits) {
+    uint64_t magnitude = 0;
+    std::from_chars(text.data(), text.data() + text.size(), magnitude);
+    static_assert(sizeof(unsigned long) == sizeof(uint64_t));
+    r.value_ = static_cast<unsigned long>(magnitude);
+    if (negative) r.value_ = -r.value_;
+    *out = std::move(r);
+    return true;
+  }
   if (r.value_.set_str(std::string(text), 10) != 0) return false;
   if (negative) r.value_ = -r.value_;
   *out = std::move(r);
@@ -47,8 +83,25 @@ BigInteger BigInteger::PowerOfTen(uint64_t exponent) {
 
 std::string BigInteger::ToTwosComplement() const {
   if (is_zero()) return std::string(1, '\0');
+  if (FitsInt64()) {
+    const int64_t v = value_.get_si();
+    // Big-endian, then drop leading bytes the next byte's sign bit implies.
+    std::string bytes(kInt64Bytes, '\0');
+    for (size_t i = 0; i < kInt64Bytes; ++i) {
+      bytes[kInt64Bytes - 1 - i] = static_cast<char>(static_cast<uint64_t>(v) >> (8 * i));
+    }
+    size_t drop = 0;
+    const char sign_byte = v < 0 ? '\xff' : '\0';
+    while (drop + 1 < kInt64Bytes && bytes[drop] == sign_byte &&
+           ((static_cast<uint8_t>(bytes[drop + 1]) & 0x80) != 0) == (v < 0)) {
+      ++drop;
+    }
+    return bytes.substr(drop);
+  }
   // A negative x is the bit inverse of -x - 1 >= 0, sign bit set.
-  mpz_class magnitude = negative() ? mpz_class(-value_ - 1) : value_;
+  thread_local mpz_class complement;  // reused: no allocation per value
+  if (negative()) mpz_com(complement.get_mpz_t(), value_.get_mpz_t());
+  const mpz_class& magnitude = negative() ? complement : value_;
   const size_t size = (mpz_sizeinbase(magnitude.get_mpz_t(), 2) + 7) / 8;
   std::string bytes(size + 1, '\0');  // room for a sign byte in front
   size_t written = 0;
@@ -66,10 +119,18 @@ std::string BigInteger::ToTwosComplement() const {
   return needs_sign_byte ? bytes : bytes.substr(1);
 }
 
-std::string BigInteger::ToDecimal() const { return value_.get_str(10); }
+std::string BigInteger::ToDecimal() const {
+  if (FitsInt64()) return std::to_string(value_.get_si());
+  return DecimalText(value_, true);
+}
 
 std::string BigInteger::MagnitudeDigits() const {
-  return negative() ? mpz_class(-value_).get_str(10) : value_.get_str(10);
+  if (FitsInt64()) {
+    // The magnitude as unsigned: INT64_MIN's has no int64.
+    const int64_t v = value_.get_si();
+    return std::to_string(v < 0 ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v));
+  }
+  return DecimalText(value_, false);
 }
 
 void BigInteger::set_negative(bool negative_value) {

@@ -204,5 +204,39 @@ TEST(BigInteger, ArithmeticPast64Bits) {
   EXPECT_EQ((BigInteger::PowerOfTen(40) - BigInteger::FromInt64(1)).DecimalDigits(), 40);
 }
 
+TEST(BigInteger, Int64FastPathsMeetGmpAtTheBoundary) {
+  // Texts of 18 digits and fewer, and values of 8 bytes and fewer, skip GMP's
+  // conversions: the results must not change at the seams.
+  const char* texts[] = {"999999999999999999",
+                         "-999999999999999999",
+                         "1000000000000000000",
+                         "9223372036854775807",
+                         "-9223372036854775808",
+                         "9223372036854775808",
+                         "-9223372036854775809",
+                         "-128",
+                         "128",
+                         "-1",
+                         "0",
+                         "+17"};
+  for (const char* text : texts) {
+    BigInteger v;
+    ASSERT_TRUE(BigInteger::FromDecimal(text, &v)) << text;
+    const std::string canonical = text[0] == '+' ? std::string(text + 1) : std::string(text);
+    EXPECT_EQ(v.ToDecimal(), canonical);
+    const std::string bytes = v.ToTwosComplement();
+    EXPECT_TRUE(IsMinimalVarint(bytes)) << text;
+    EXPECT_EQ(BigInteger::FromTwosComplement(bytes).ToDecimal(), canonical);
+    EXPECT_EQ(v.MagnitudeDigits(), canonical[0] == '-' ? canonical.substr(1) : canonical);
+  }
+  EXPECT_EQ(BigInteger::FromTwosComplement(std::string("\x80\0\0\0\0\0\0\0", 8)).ToDecimal(),
+            "-9223372036854775808");
+  EXPECT_EQ(BigInteger::FromTwosComplement(std::string("\0\x80\0\0\0\0\0\0\0", 9)).ToDecimal(),
+            "9223372036854775808");
+  EXPECT_EQ(BigInteger::FromTwosComplement(std::string("\xff\x7f\xff\xff\xff\xff\xff\xff\xff", 9))
+                .ToDecimal(),
+            "-9223372036854775809");
+}
+
 }  // namespace
 }  // namespace cassette
