@@ -222,10 +222,10 @@ class FloatAvg : public OneArgumentAggregate {
     if (!big_sum_) {
       return FloatingValue(type().kind(), sum_.Total() / static_cast<double>(count_));
     }
-    CASSETTE_ASSIGN_OR_RETURN(
-        BigDecimal avg,
-        DecimalDivide(*big_sum_, BigDecimal::FromDouble(static_cast<double>(count_)),
-                      big_sum_->scale, DecimalRounding::kHalfEven));
+    BigDecimal count;  // BigDecimal.valueOf(count): scale 0
+    count.unscaled = BigInteger::FromInt64(count_);
+    CASSETTE_ASSIGN_OR_RETURN(BigDecimal avg, DecimalDivide(*big_sum_, count, big_sum_->scale,
+                                                            DecimalRounding::kHalfEven));
     return FloatingValue(type().kind(), avg.ToDouble());
   }
 
