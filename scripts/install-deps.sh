@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages cassette needs, only those missing.
 # libedit-dev: line editing and history for the interactive `cassette shell`.
+# libgmp-dev: GMP, the arbitrary-precision integers behind varint and decimal.
 # libtomlplusplus-dev: reads the compaction lab's workload files (`cassette simulate`).
 # clang-14 + libclang-rt-14-dev: the libFuzzer runtime for the CQL parser
 # fuzz run in scripts/test.sh (clang-14 does not pull it in by itself).
@@ -11,7 +12,7 @@
 set -euo pipefail
 packages=(build-essential cmake ninja-build ccache pkg-config clang clang-14 libclang-rt-14-dev clang-format
           libzstd-dev libxxhash-dev libroaring-dev libgtest-dev libgmock-dev libbenchmark-dev
-          librocksdb-dev libleveldb-dev libedit-dev libtomlplusplus-dev)
+          librocksdb-dev libleveldb-dev libedit-dev libtomlplusplus-dev libgmp-dev)
 if [ "${CI:-}" = "true" ]; then
   packages+=(chromium)
 fi

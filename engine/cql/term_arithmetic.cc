@@ -1,5 +1,6 @@
 #include "engine/cql/term_arithmetic.h"
 
+#include <algorithm>
 #include <climits>
 #include <cmath>
 #include <string>
@@ -57,32 +58,15 @@ Status Failed(std::string_view op, const Value& left, const Value& right, std::s
 
 Result<Value> IntegerOperation(std::string_view op, const Value& left, const Value& right,
                                const DataType& result) {
-  // Both operands fit int64 here (fixed-width integers, or varints that do).
-  __int128 a, b;
-  if (left.type().kind() == TypeKind::kVarint) {
-    a = std::stoll(BigInteger::FromTwosComplement(left.bytes()).ToDecimal());
-  } else {
-    a = left.AsInt64();
-  }
-  if (right.type().kind() == TypeKind::kVarint) {
-    b = std::stoll(BigInteger::FromTwosComplement(right.bytes()).ToDecimal());
-  } else {
-    b = right.AsInt64();
-  }
+  // Fixed-width operands: the exact result fits 128 bits.
+  const __int128 a = left.AsInt64(), b = right.AsInt64();
   if ((op == "/" || op == "%") && b == 0) return Failed(op, left, right, "/ by zero");
-  __int128 r = op == "+"   ? a + b
-               : op == "-" ? a - b
-               : op == "*" ? a * b
-               : op == "/" ? a / b
-                           : a % b;
-  if (result.kind() == TypeKind::kVarint) {
-    if (r > INT64_MAX || r < INT64_MIN) {
-      return Status::InvalidRequest("varint arithmetic beyond 64 bits is not supported");
-    }
-    BigInteger v;
-    BigInteger::FromDecimal(std::to_string(static_cast<int64_t>(r)), &v);
-    return Value::FromBytes(result, v.ToTwosComplement());
-  }
+  // INT64_MIN / -1 overflows int64 but not __int128; Java wraps it back.
+  const __int128 r = op == "+"   ? a + b
+                     : op == "-" ? a - b
+                     : op == "*" ? a * b
+                     : op == "/" ? a / b
+                                 : a % b;
   // Java's fixed-width arithmetic wraps; counters do their arithmetic as
   // bigint.
   const auto wrapped = static_cast<int64_t>(static_cast<uint64_t>(r));
@@ -90,9 +74,85 @@ Result<Value> IntegerOperation(std::string_view op, const Value& left, const Val
                         wrapped);
 }
 
-bool FitsInt64(const Value& v) {
-  if (v.type().kind() != TypeKind::kVarint) return true;
-  return v.bytes().size() <= 8;
+BigInteger ToBigInteger(const Value& v) {
+  if (v.type().kind() == TypeKind::kVarint) return BigInteger::FromTwosComplement(v.bytes());
+  return BigInteger::FromInt64(v.AsInt64());
+}
+
+// Cassandra's IntegerType arithmetic: Java BigInteger's, exact; division
+// and remainder truncate toward zero.
+Result<Value> VarintOperation(std::string_view op, const Value& left, const Value& right) {
+  const BigInteger a = ToBigInteger(left), b = ToBigInteger(right);
+  if ((op == "/" || op == "%") && b.is_zero()) {
+    return Failed(op, left, right, "BigInteger divide by zero");
+  }
+  const BigInteger r = op == "+"   ? a + b
+                       : op == "-" ? a - b
+                       : op == "*" ? a * b
+                       : op == "/" ? a.DivideTruncated(b)
+                                   : a.RemainderTruncated(b);
+  return Value::FromBytes(DataType::Varint(), r.ToTwosComplement());
+}
+
+// DecimalType's conversion of an operand: decimals and varints exactly,
+// every other number through its double value (Java's Number.doubleValue
+// then BigDecimal.valueOf, so the int 3 is 3.0).
+Result<BigDecimal> ToBigDecimal(std::string_view op, const Value& v, const Value& left,
+                                const Value& right) {
+  switch (v.type().kind()) {
+    case TypeKind::kDecimal:
+      return BigDecimal::FromSerialized(v.bytes());
+    case TypeKind::kVarint: {
+      BigDecimal d;
+      d.unscaled = BigInteger::FromTwosComplement(v.bytes());
+      return d;
+    }
+    case TypeKind::kFloat:
+    case TypeKind::kDouble: {
+      const double d = v.AsDouble();
+      if (std::isnan(d)) return Failed(op, left, right, "A NaN cannot be converted into a decimal");
+      if (std::isinf(d)) {
+        return Failed(op, left, right, "An infinite number cannot be converted into a decimal");
+      }
+      return BigDecimal::FromDouble(d);
+    }
+    default:
+      return BigDecimal::FromDouble(static_cast<double>(v.AsInt64()));
+  }
+}
+
+// Cassandra 5.0's DecimalType: + - * round to 10000 significant digits
+// (MathContext(10000), half up); / rounds half up at a scale of at least
+// 32 significant digits (32 to 1000), then strips trailing zeros; % is
+// BigDecimal.remainder.
+constexpr int64_t kDecimalPrecision = 10000;
+constexpr int64_t kMinDivisionScale = 32;
+constexpr int64_t kMaxDivisionScale = 1000;
+
+Result<Value> DecimalOperation(std::string_view op, const Value& left, const Value& right) {
+  CASSETTE_ASSIGN_OR_RETURN(BigDecimal a, ToBigDecimal(op, left, left, right));
+  CASSETTE_ASSIGN_OR_RETURN(BigDecimal b, ToBigDecimal(op, right, left, right));
+  Result<BigDecimal> r = BigDecimal();
+  if (op == "+") {
+    r = DecimalAdd(a, b, kDecimalPrecision);
+  } else if (op == "-") {
+    r = DecimalSubtract(a, b, kDecimalPrecision);
+  } else if (op == "*") {
+    r = DecimalMultiply(a, b, kDecimalPrecision);
+  } else if (op == "/") {
+    // The quotient's first digit, as DecimalType predicts it from the
+    // operands' precision and scale.
+    const int64_t first = (a.Precision() - a.scale) - (b.Precision() - b.scale);
+    int64_t scale = std::max(
+        {kMinDivisionScale - first, int64_t{a.scale}, int64_t{b.scale}, kMinDivisionScale});
+    scale = std::min(scale, kMaxDivisionScale);
+    r = DecimalDivide(a, b, static_cast<int32_t>(scale), DecimalRounding::kHalfUp);
+    if (r.ok()) r = r->StripTrailingZeros();
+  } else {
+    r = DecimalRemainder(a, b);
+  }
+  if (!r.ok()) return Failed(op, left, right, r.status().message());
+  return Value::FromBytes(DataType::Decimal(), r->Serialize());
 }
 
 Result<Value> TemporalOperation(std::string_view op, const Value& left, const Value& right) {
@@ -175,11 +235,10 @@ Result<Value> ApplyOperation(std::string_view op, const Value& left, const Value
       return Value::Double(v);
     }
     case TypeKind::kDecimal:
-      return Status::InvalidRequest("decimal arithmetic is not supported by cassette");
+      return DecimalOperation(op, left, right);
+    case TypeKind::kVarint:
+      return VarintOperation(op, left, right);
     default:
-      if (!FitsInt64(left) || !FitsInt64(right)) {
-        return Status::InvalidRequest("varint arithmetic beyond 64 bits is not supported");
-      }
       return IntegerOperation(op, left, right, *result);
   }
 }
@@ -203,12 +262,12 @@ Result<Value> NegateValue(const Value& value) {
       return Value::Double(-value.AsDouble());
     case TypeKind::kVarint: {
       BigInteger v = BigInteger::FromTwosComplement(value.bytes());
-      v.set_negative(!v.negative());
+      v = -v;
       return Value::FromBytes(value.type(), v.ToTwosComplement());
     }
     case TypeKind::kDecimal: {
       BigDecimal d = BigDecimal::FromSerialized(value.bytes());
-      d.unscaled.set_negative(!d.unscaled.negative());
+      d.unscaled = -d.unscaled;
       return Value::FromBytes(value.type(), d.Serialize());
     }
     case TypeKind::kDuration: {

@@ -1,4 +1,4 @@
-// Arithmetic on typed values (Cassandra 4's OperationFcts): + - * / % on
+// Arithmetic on typed values (Cassandra's OperationFcts): + - * / % on
 // numbers with Cassandra's result types, timestamps and dates plus or minus
 // a duration, and negation. The term evaluator types the operands first.
 #pragma once
@@ -19,8 +19,9 @@ std::optional<DataType> OperationResultType(std::string_view op, const DataType&
                                             const DataType& right);
 
 // `left op right`; a null operand gives null. InvalidRequest for a failed
-// operation ("the operation 'int / int' failed: / by zero") or one cassette
-// cannot compute exactly (varint/decimal results beyond 64-bit integers).
+// operation ("the operation 'int / int' failed: / by zero"). varint and
+// decimal follow Java's BigInteger and BigDecimal as Cassandra 5.0's
+// IntegerType and DecimalType use them (docs/CQL.md, "Numbers").
 Result<Value> ApplyOperation(std::string_view op, const Value& left, const Value& right);
 
 // -value for numbers and durations.

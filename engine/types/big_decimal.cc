@@ -1,7 +1,9 @@
 #include "engine/types/big_decimal.h"
 
 #include <climits>
+#include <cstdlib>
 
+#include "engine/types/float_format.h"
 #include "engine/util/coding.h"
 
 namespace cassette {
@@ -86,6 +88,32 @@ std::string BigDecimal::ToText() const {
   return out + std::to_string(adjusted);
 }
 
+BigDecimal BigDecimal::FromDouble(double v) {
+  BigDecimal d;
+  FromText(FormatDoubleJava(v), &d);
+  return d;
+}
+
+double BigDecimal::ToDouble() const {
+  // strtod rounds correctly to nearest, as Java's doubleValue does.
+  return std::strtod(ToText().c_str(), nullptr);
+}
+
+BigDecimal BigDecimal::StripTrailingZeros() const {
+  BigDecimal d;
+  if (unscaled.is_zero()) return d;
+  d.unscaled = unscaled;
+  const uint64_t zeros = d.unscaled.RemoveTrailingDecimalZeros();
+  int64_t new_scale = static_cast<int64_t>(scale) - static_cast<int64_t>(zeros);
+  if (new_scale < INT32_MIN) {
+    // The scale cannot go lower: put back the zeros it cannot absorb.
+    d.unscaled = d.unscaled.ShiftDecimal(static_cast<uint64_t>(INT32_MIN - new_scale));
+    new_scale = INT32_MIN;
+  }
+  d.scale = static_cast<int32_t>(new_scale);
+  return d;
+}
+
 NormalizedDecimal BigDecimal::Normalize() const {
   NormalizedDecimal n;
   if (unscaled.is_zero()) return n;
@@ -136,6 +164,13 @@ int CompareNormalized(const NormalizedDecimal& a, const NormalizedDecimal& b) {
     magnitude = c < 0 ? -1 : (c > 0 ? 1 : 0);
   }
   return a.sign > 0 ? magnitude : -magnitude;
+}
+
+int CompareDecimals(const BigDecimal& a, const BigDecimal& b) {
+  if (a.sign() != b.sign()) return a.sign() < b.sign() ? -1 : 1;
+  // Equal scales (the common case) compare their unscaled values directly.
+  if (a.scale == b.scale) return a.unscaled.Compare(b.unscaled);
+  return CompareNormalized(a.Normalize(), b.Normalize());
 }
 
 }  // namespace cassette
