@@ -6,9 +6,10 @@
 // mask_outer(s, begin, end[, padding]) over text and ascii (the characters
 // but the first `begin` and last `end` replaced by the padding, '*' by
 // default, or only those), and mask_hash(v[, algorithm]) (the digest of v's
-// serialized bytes, a blob; SHA-256 is the only algorithm here, where Java
-// offers its MessageDigest's). Columns declared MASKED WITH are not
-// supported: these functions are called explicitly.
+// serialized bytes, a blob: SHA-256 by default, or SHA-224, SHA-384 or
+// SHA-512; Java's MessageDigest also offers MD5 and SHA-1, not here).
+// Columns declared MASKED WITH are not supported: these functions are
+// called explicitly.
 #include <string>
 #include <vector>
 
@@ -16,15 +17,10 @@
 #include "engine/cql/time_functions.h"
 #include "engine/types/big_decimal.h"
 #include "engine/types/type_codec.h"
-#include "engine/util/sha256.h"
+#include "engine/util/sha2.h"
 
 namespace cassette::cql {
 namespace {
-
-std::string ToUpper(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return s;
-}
 
 // The serialized masked value of a type (AbstractType.getMaskedValue).
 std::string MaskedBytes(const DataType& type) {
@@ -149,15 +145,14 @@ Result<Value> MaskPartial(const NativeFunction& self, const std::vector<Value>& 
 
 Result<Value> MaskHash(const NativeFunction& self, const std::vector<Value>& arguments,
                        const FunctionContext&) {
-  if (arguments.size() > 1 && !arguments[1].is_null()) {
-    const std::string& algorithm = arguments[1].bytes();
-    // Java's MessageDigest names ignore case.
-    if (ToUpper(algorithm) != "SHA-256") {
-      return Status::InvalidRequest("Hash algorithm not found: " + algorithm);
-    }
-  }
+  const std::string algorithm =
+      arguments.size() > 1 && !arguments[1].is_null() ? arguments[1].bytes() : "SHA-256";
+  // The algorithm is checked even for a null value, as Java's
+  // MessageDigest.getInstance runs first.
+  std::optional<std::string> digest = Sha2Digest(algorithm, arguments[0].bytes());
+  if (!digest) return Status::InvalidRequest("Hash algorithm not found: " + algorithm);
   if (arguments[0].is_null()) return Value::Null(self.return_type);
-  return Value::Blob(Sha256(arguments[0].bytes()));
+  return Value::Blob(*digest);
 }
 
 Result<NativeFunction> MakeSameType(const std::string& name, const std::vector<DataType>& types,

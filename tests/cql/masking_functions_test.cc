@@ -1,7 +1,7 @@
 // Cassandra 5's masking functions as selector functions. Expected values
 // mirror org.apache.cassandra.cql3.functions.masking: PartialMaskingFunctionTest
 // (testMasking's table), DefaultMaskingFunctionTest, NullMaskingFunctionTest,
-// ReplaceMaskingFunctionTest and HashMaskingFunctionTest (SHA-256 digests
+// ReplaceMaskingFunctionTest and HashMaskingFunctionTest (SHA-2 digests
 // checked against the FIPS 180-4 examples).
 #include <gtest/gtest.h>
 
@@ -158,8 +158,30 @@ TEST(MaskingFunctionsTest, HashIsSha256OfTheSerializedValue) {
   EXPECT_EQ(Hex(Call("mask_hash", {Value::Int(1)}).AsString()),
             "b40711a88c7039756fb8a73827eabe2c0fe5a0346ca7e0a104adc0fc764f528d");
   EXPECT_TRUE(Call("mask_hash", {Value::Null(DataType::Int())}).is_null());
+  // HashMaskingFunctionTest names SHA-512; SHA-224 and SHA-384 share the code.
+  EXPECT_EQ(Hex(Call("mask_hash", {Value::Text("abc"), Value::Text("SHA-512")}).AsString()),
+            "ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a2192992a274fc1a836"
+            "ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f");
+  // 112 bytes: the length no longer fits the first padded 128-byte block.
+  EXPECT_EQ(Hex(Call("mask_hash", {Value::Text("abcdefghbcdefghicdefghijdefghijkefghijklfghijkl"
+                                               "mghijklmnhijklmnoijklmnopjklmnopqklmnopqrlmnopq"
+                                               "rsmnopqrstnopqrstu"),
+                                   Value::Text("SHA-512")})
+                    .AsString()),
+            "8e959b75dae313da8cf4f72814fc143f8f7779c6eb9f7fa17299aeadb6889018501d289e4900f7e433"
+            "1b99dec4b5433ac7d329eeb6dd26545e96e55b874be909");
+  EXPECT_EQ(Hex(Call("mask_hash", {Value::Text("abc"), Value::Text("SHA-384")}).AsString()),
+            "cb00753f45a35e8bb5a03d699ac65007272c32ab0eded1631a8b605a43ff5bed8086072ba1e7cc2358"
+            "baeca134c825a7");
+  EXPECT_EQ(Hex(Call("mask_hash", {Value::Text("abc"), Value::Text("SHA-224")}).AsString()),
+            "23097d223405d8228642a477bda255b32aadbce4bda0b3f7e36c9da7");
+  // A null algorithm is the default; an unknown one fails even for a null value.
+  EXPECT_EQ(Call("mask_hash", {Value::Text("abc"), Value::Null(DataType::Text())}),
+            Call("mask_hash", {Value::Text("abc")}));
   Result<Value> r = CallFunction("mask_hash", {Value::Int(1), Value::Text("MD6")}, {0});
   EXPECT_EQ(r.status().message(), "Hash algorithm not found: MD6");
+  r = CallFunction("mask_hash", {Value::Null(DataType::Int()), Value::Text("áéíóú")}, {0});
+  EXPECT_EQ(r.status().message(), "Hash algorithm not found: áéíóú");
 }
 
 }  // namespace
