@@ -127,9 +127,11 @@ std::vector<const NativeFunction*> FunctionCandidates(std::string_view native_na
 bool IsNativeFunction(std::string_view native_name);
 
 // Cassandra's FunctionResolver.get over the candidates of `name` (as
-// written, "toDate" or "system.todate"): the single candidate's arity and
-// argument types checked, or the exact match among several, or the only
-// weakly assignable one; InvalidRequest with Cassandra's messages
+// written, "toDate" or "system.todate"), which include what the name's
+// factories build for these arguments (their errors are the call's; the
+// functions built live as long as the process): the single candidate's
+// arity and argument types checked, or the exact match among several, or
+// the only weakly assignable one; InvalidRequest with Cassandra's messages
 // otherwise ("Unknown function 'f'" when there is none). `receiver`, when
 // known, discards candidates whose return type does not fit it.
 Result<const NativeFunction*> ResolveNativeFunction(std::string_view name,
