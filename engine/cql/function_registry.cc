@@ -2,6 +2,7 @@
 
 #include <map>
 #include <memory>
+#include <mutex>
 
 #include "engine/cql/time_functions.h"
 #include "engine/types/calendar.h"
@@ -129,27 +130,39 @@ Result<Value> FromBlob(const NativeFunction& self, const std::vector<Value>& arg
   return Value::FromBytes(self.return_type, bytes);
 }
 
-using Registry = std::map<std::string, std::vector<std::unique_ptr<NativeFunction>>, std::less<>>;
+using Overloads = std::map<std::string, std::vector<std::unique_ptr<NativeFunction>>, std::less<>>;
+using Factories = std::map<std::string, std::vector<FunctionFactory>, std::less<>>;
 
-void Add(Registry* registry, std::string name, std::vector<DataType> arguments,
-         DataType return_type, NativeFunction::Body body) {
-  auto f = std::make_unique<NativeFunction>();
-  f->name = name;
-  f->argument_types = std::move(arguments);
-  f->return_type = std::move(return_type);
-  f->body = body;
-  (*registry)[name].push_back(std::move(f));
-}
+class Registry : public NativeFunctionTable {
+ public:
+  void Add(std::string name, std::vector<DataType> arguments, DataType return_type,
+           NativeFunction::Body body) override {
+    auto f = std::make_unique<NativeFunction>();
+    f->name = name;
+    f->argument_types = std::move(arguments);
+    f->return_type = std::move(return_type);
+    f->body = body;
+    overloads[name].push_back(std::move(f));
+  }
+  void AddFactory(FunctionFactory factory) override {
+    std::string name = factory.name;
+    factories[name].push_back(std::move(factory));
+  }
+
+  Overloads overloads;
+  Factories factories;
+};
 
 // Cassandra 5 registers the camelCase names and snake_case aliases.
 void AddAliased(Registry* registry, std::initializer_list<const char*> names,
                 const std::vector<DataType>& arguments, const DataType& return_type,
                 NativeFunction::Body body) {
-  for (const char* name : names) Add(registry, name, arguments, return_type, body);
+  for (const char* name : names) registry->Add(name, arguments, return_type, body);
 }
 
-Registry BuildRegistry() {
-  Registry r;
+Registry* BuildRegistry() {
+  auto* registry = new Registry;
+  Registry& r = *registry;
   const DataType timeuuid = DataType::Timeuuid(), timestamp = DataType::Timestamp(),
                  date = DataType::Date(), time = DataType::Time(), bigint = DataType::Bigint(),
                  duration = DataType::Duration();
@@ -170,13 +183,13 @@ Registry BuildRegistry() {
   AddAliased(&r, {"todate", "to_date"}, {timestamp}, date, ConvertTemporal);
   AddAliased(&r, {"tounixtimestamp", "to_unix_timestamp"}, {date}, bigint, ConvertTemporal);
   AddAliased(&r, {"totimestamp", "to_timestamp"}, {date}, timestamp, ConvertTemporal);
-  Add(&r, "floor", {timestamp, duration}, timestamp, Floor);
-  Add(&r, "floor", {timestamp, duration, timestamp}, timestamp, Floor);
-  Add(&r, "floor", {timeuuid, duration}, timestamp, Floor);
-  Add(&r, "floor", {timeuuid, duration, timestamp}, timestamp, Floor);
-  Add(&r, "floor", {date, duration}, date, Floor);
-  Add(&r, "floor", {date, duration, date}, date, Floor);
-  Add(&r, "floor", {time, duration}, time, Floor);
+  r.Add("floor", {timestamp, duration}, timestamp, Floor);
+  r.Add("floor", {timestamp, duration, timestamp}, timestamp, Floor);
+  r.Add("floor", {timeuuid, duration}, timestamp, Floor);
+  r.Add("floor", {timeuuid, duration, timestamp}, timestamp, Floor);
+  r.Add("floor", {date, duration}, date, Floor);
+  r.Add("floor", {date, duration, date}, date, Floor);
+  r.Add("floor", {time, duration}, time, Floor);
   // <type>AsBlob and blobAs<type> for every native type but blob itself
   // (varchar spelled out as an alias of text, as Cassandra does), and
   // Cassandra 5's snake_case names beside them (<type>_as_blob,
@@ -191,20 +204,155 @@ Registry BuildRegistry() {
     const DataType type = DataType::Of(kind);
     for (const char* separator : {"", "_"}) {
       const std::string as = std::string(separator) + "as" + separator;
-      Add(&r, type.ToString() + as + "blob", {type}, DataType::Blob(), ToBlob);
-      Add(&r, "blob" + as + type.ToString(), {DataType::Blob()}, type, FromBlob);
+      r.Add(type.ToString() + as + "blob", {type}, DataType::Blob(), ToBlob);
+      r.Add("blob" + as + type.ToString(), {DataType::Blob()}, type, FromBlob);
     }
   }
   AddAliased(&r, {"varcharasblob", "varchar_as_blob"}, {DataType::Text()}, DataType::Blob(),
              ToBlob);
   AddAliased(&r, {"blobasvarchar", "blob_as_varchar"}, {DataType::Blob()}, DataType::Text(),
              FromBlob);
-  return r;
+  AddCastFunctions(&r);
+  AddMathFunctions(&r);
+  AddCollectionFunctions(&r);
+  AddMaskingFunctions(&r);
+  AddJsonFunctions(&r);
+  return registry;
 }
 
 const Registry& TheRegistry() {
-  static const Registry* registry = new Registry(BuildRegistry());
+  static const Registry* registry = BuildRegistry();
   return *registry;
+}
+
+// The functions factories built, kept for the life of the process so that
+// resolution can hand out plain pointers, as it does for the fixed
+// signatures (one per distinct signature: a bounded set in practice, the
+// types of the columns queried).
+class BuiltFunctions {
+ public:
+  const NativeFunction* Intern(NativeFunction f) {
+    std::string key = f.Signature();
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = functions_.find(key);
+    if (it == functions_.end()) {
+      it = functions_.emplace(std::move(key), std::make_unique<NativeFunction>(std::move(f))).first;
+    }
+    return it->second.get();
+  }
+
+ private:
+  std::mutex mutex_;
+  std::map<std::string, std::unique_ptr<NativeFunction>> functions_;
+};
+
+BuiltFunctions& TheBuiltFunctions() {
+  static BuiltFunctions* built = new BuiltFunctions;
+  return *built;
+}
+
+bool IsNumericKind(TypeKind k) {
+  switch (k) {
+    case TypeKind::kTinyint:
+    case TypeKind::kSmallint:
+    case TypeKind::kInt:
+    case TypeKind::kBigint:
+    case TypeKind::kCounter:
+    case TypeKind::kVarint:
+    case TypeKind::kFloat:
+    case TypeKind::kDouble:
+    case TypeKind::kDecimal:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// FunctionParameter.inferType: the argument's own type, else what the
+// parameter implies (nullopt when nothing does).
+std::optional<DataType> InferParameterType(const FunctionParameter& parameter,
+                                           const ProvidedArgument& argument,
+                                           const std::optional<DataType>& receiver,
+                                           const std::vector<DataType>& previous) {
+  switch (parameter.kind) {
+    case FunctionParameter::Kind::kSameAsFirst:
+      if (previous.empty()) return std::nullopt;
+      return previous[0];
+    case FunctionParameter::Kind::kAnyOrReceiver:
+      return argument.type ? argument.type : receiver;
+    case FunctionParameter::Kind::kFixed:
+      return argument.type ? *argument.type : parameter.fixed;
+    case FunctionParameter::Kind::kString:
+      return argument.type ? *argument.type : DataType::Text();
+    default:
+      return argument.type;
+  }
+}
+
+// FunctionParameter.validateType, with Cassandra's messages.
+Status ValidateParameterType(const FunctionParameter& parameter, const std::string& function,
+                             const ProvidedArgument& argument, const DataType& type) {
+  auto found = [&] {
+    return "but found argument " + argument.text + " of type " + type.ToString();
+  };
+  const TypeKind kind = type.kind();
+  const bool set_or_list = kind == TypeKind::kSet || kind == TypeKind::kList;
+  switch (parameter.kind) {
+    case FunctionParameter::Kind::kFixed:
+      if (TypeAssignability(parameter.fixed, type) != Assignability::kNotAssignable) break;
+      return Status::InvalidRequest("Function " + function + " requires an argument of type " +
+                                    parameter.fixed.ToString() + ", " + found());
+    case FunctionParameter::Kind::kString:
+      if (kind == TypeKind::kText || kind == TypeKind::kAscii) break;
+      return Status::InvalidRequest("Function " + function +
+                                    " requires an argument of type [text|varchar|ascii], " +
+                                    found());
+    case FunctionParameter::Kind::kCollection:
+      if (type.IsCollection()) break;
+      return Status::InvalidRequest("Function " + function + " requires a collection argument, " +
+                                    found());
+    case FunctionParameter::Kind::kSetOrList:
+      if (set_or_list) break;
+      return Status::InvalidRequest("Function " + function + " requires a set or list argument, " +
+                                    found());
+    case FunctionParameter::Kind::kNumericSetOrList:
+      if (set_or_list && IsNumericKind(type.params()[0].kind())) break;
+      return Status::InvalidRequest("Function " + function +
+                                    " requires a numeric set/list argument, " + found());
+    case FunctionParameter::Kind::kMap:
+      if (kind == TypeKind::kMap) break;
+      return Status::InvalidRequest("Function " + function + " requires a map argument, " +
+                                    found());
+    default:
+      break;
+  }
+  return Status::OK();
+}
+
+// FunctionFactory.getOrCreateFunction.
+Result<const NativeFunction*> BuildFromFactory(const FunctionFactory& factory,
+                                               const std::vector<ProvidedArgument>& arguments,
+                                               const std::optional<DataType>& receiver) {
+  size_t mandatory = 0;
+  for (const FunctionParameter& p : factory.parameters) mandatory += p.optional ? 0 : 1;
+  if (arguments.size() < mandatory || arguments.size() > factory.parameters.size()) {
+    return Status::InvalidRequest("Invalid number of arguments for function " + factory.ToString());
+  }
+  const std::string function = "system." + factory.name;
+  std::vector<DataType> types;
+  for (size_t i = 0; i < arguments.size(); ++i) {
+    const FunctionParameter& parameter = factory.parameters[i];
+    std::optional<DataType> type = InferParameterType(parameter, arguments[i], receiver, types);
+    if (!type) {
+      return Status::InvalidRequest("Cannot infer type of argument " + arguments[i].text +
+                                    " in call to function " + factory.ToString() +
+                                    ": use type casts to disambiguate");
+    }
+    CASSETTE_RETURN_IF_ERROR(ValidateParameterType(parameter, function, arguments[i], *type));
+    types.push_back(*type);
+  }
+  CASSETTE_ASSIGN_OR_RETURN(NativeFunction f, factory.make(factory.name, types, receiver));
+  return TheBuiltFunctions().Intern(std::move(f));
 }
 
 std::string JoinSignatures(const std::vector<const NativeFunction*>& functions) {
@@ -260,10 +408,56 @@ std::optional<std::string> NativeFunctionName(std::string_view name) {
 
 std::vector<const NativeFunction*> FunctionCandidates(std::string_view native_name) {
   std::vector<const NativeFunction*> out;
-  auto it = TheRegistry().find(native_name);
-  if (it == TheRegistry().end()) return out;
+  const Overloads& overloads = TheRegistry().overloads;
+  auto it = overloads.find(native_name);
+  if (it == overloads.end()) return out;
   for (const auto& f : it->second) out.push_back(f.get());
   return out;
+}
+
+bool IsNativeFunction(std::string_view native_name) {
+  const Registry& registry = TheRegistry();
+  return registry.overloads.find(native_name) != registry.overloads.end() ||
+         registry.factories.find(native_name) != registry.factories.end();
+}
+
+std::string FunctionParameter::ToString() const {
+  std::string text;
+  switch (kind) {
+    case Kind::kAny:
+    case Kind::kAnyOrReceiver:
+      text = "any";
+      break;
+    case Kind::kSameAsFirst:
+      text = "same";
+      break;
+    case Kind::kFixed:
+      text = fixed.ToString();
+      break;
+    case Kind::kString:
+      text = "[text|varchar|ascii]";
+      break;
+    case Kind::kCollection:
+      text = "collection";
+      break;
+    case Kind::kSetOrList:  // Cassandra's FunctionParameter.setOrList names itself so
+    case Kind::kNumericSetOrList:
+      text = "numeric_set_or_list";
+      break;
+    case Kind::kMap:
+      text = "map";
+      break;
+  }
+  return optional ? "[" + text + "]" : text;
+}
+
+std::string FunctionFactory::ToString() const {
+  std::string out = "system." + name + "(";
+  for (size_t i = 0; i < parameters.size(); ++i) {
+    if (i > 0) out += ", ";
+    out += parameters[i].ToString();
+  }
+  return out + ")";
 }
 
 Result<const NativeFunction*> ResolveNativeFunction(std::string_view name,
@@ -272,8 +466,19 @@ Result<const NativeFunction*> ResolveNativeFunction(std::string_view name,
   // Cassandra names the function as written (lower-cased) in these errors.
   const std::string written = ToLower(name);
   const std::optional<std::string> native_name = NativeFunctionName(name);
-  const std::vector<const NativeFunction*> candidates =
+  std::vector<const NativeFunction*> candidates =
       native_name ? FunctionCandidates(*native_name) : std::vector<const NativeFunction*>{};
+  if (native_name) {
+    // A factory's error (arity, an argument it cannot take) is the call's error.
+    const Factories& factories = TheRegistry().factories;
+    if (auto it = factories.find(*native_name); it != factories.end()) {
+      for (const FunctionFactory& factory : it->second) {
+        CASSETTE_ASSIGN_OR_RETURN(const NativeFunction* f,
+                                  BuildFromFactory(factory, arguments, receiver));
+        candidates.push_back(f);
+      }
+    }
+  }
   if (candidates.empty()) return Status::InvalidRequest("Unknown function '" + written + "'");
   if (candidates.size() == 1) {
     // One signature: precise errors about the arity or the offending argument.

@@ -235,6 +235,7 @@ Result<DataType> ResolveFunction(std::string_view name,
         return TypeAssignability(parameter, type);
       };
       argument.text = type.ToString();
+      argument.type = type;
     }
     provided.push_back(std::move(argument));
   }
@@ -270,7 +271,7 @@ Result<Value> CallFunction(std::string_view name, const std::vector<Value>& argu
       const DataType type = v.type();
       provided.push_back(
           {[type](const DataType& parameter) { return TypeAssignability(parameter, type); },
-           v.ToString()});
+           v.ToString(), type});
     }
     CASSETTE_ASSIGN_OR_RETURN(chosen, ResolveNativeFunction(name, provided, std::nullopt));
   }
@@ -282,6 +283,50 @@ Result<Value> CallFunction(std::string_view name, const std::vector<Value>& argu
                                 : Value::FromBytes(chosen->argument_types[i], v.bytes()));
   }
   return chosen->body(*chosen, typed, context);
+}
+
+namespace {
+
+Result<Value> CastFunctionBody(const NativeFunction& self, const std::vector<Value>& arguments,
+                               const FunctionContext&) {
+  if (arguments[0].is_null()) return Value::Null(self.return_type);
+  return CastValue(arguments[0], self.return_type);
+}
+
+}  // namespace
+
+// Cassandra 5's CastFcts under their snake_case names (cast_as_int(v) is
+// CAST(v AS int)). The camelCase names it keeps (castAsInt) are mixed case,
+// which an unquoted call never matches, so they are not registered.
+void AddCastFunctions(NativeFunctionTable* table) {
+  static constexpr TypeKind kNumeric[] = {
+      TypeKind::kTinyint, TypeKind::kSmallint, TypeKind::kInt,
+      TypeKind::kBigint,  TypeKind::kFloat,    TypeKind::kDouble,
+      TypeKind::kDecimal, TypeKind::kCounter,  TypeKind::kVarint};
+  static constexpr TypeKind kNumericTargets[] = {
+      TypeKind::kTinyint, TypeKind::kSmallint, TypeKind::kInt,     TypeKind::kBigint,
+      TypeKind::kFloat,   TypeKind::kDouble,   TypeKind::kDecimal, TypeKind::kVarint};
+  auto add = [table](TypeKind from, TypeKind to) {
+    const DataType target = DataType::Of(to);
+    table->Add("cast_as_" + target.ToString(), {DataType::Of(from)}, target, CastFunctionBody);
+  };
+  for (TypeKind from : kNumeric) {
+    for (TypeKind to : kNumericTargets) {
+      if (from != to) add(from, to);
+    }
+    add(from, TypeKind::kAscii);
+    add(from, TypeKind::kText);
+  }
+  add(TypeKind::kAscii, TypeKind::kText);
+  for (TypeKind from : {TypeKind::kInet, TypeKind::kBoolean, TypeKind::kTimeuuid,
+                        TypeKind::kTimestamp, TypeKind::kDate, TypeKind::kTime, TypeKind::kUuid}) {
+    add(from, TypeKind::kAscii);
+    add(from, TypeKind::kText);
+  }
+  add(TypeKind::kTimeuuid, TypeKind::kDate);
+  add(TypeKind::kTimeuuid, TypeKind::kTimestamp);
+  add(TypeKind::kTimestamp, TypeKind::kDate);
+  add(TypeKind::kDate, TypeKind::kTimestamp);
 }
 
 Result<Value> CastValue(const Value& value, const DataType& target) {

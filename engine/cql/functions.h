@@ -1,8 +1,9 @@
-// CQL's native scalar functions: now(), uuid(), currentTimestamp(),
-// currentDate(), currentTime(), currentTimeUUID(), toDate(), toTimestamp(),
-// toUnixTimestamp(), minTimeuuid(), maxTimeuuid(), dateOf(), unixTimestampOf(),
-// floor() on timestamps (Cassandra 5), blobAs<type>()/<type>AsBlob(),
-// token() and CAST conversions. Aggregates live with SELECT.
+// CQL's native scalar functions, called by name: the time functions (now(),
+// current_timestamp(), to_date(), min_timeuuid(), floor(), ... under their
+// Cassandra 5 snake_case and older camelCase names), blob conversions,
+// cast_as_<type>(), token(), the math, collection, masking and JSON
+// functions (see function_registry.h), and CAST conversions. Aggregates
+// live with SELECT.
 #pragma once
 
 #include <optional>

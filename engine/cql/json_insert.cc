@@ -415,6 +415,13 @@ Result<Value> FromJson(const DataType& type, const JsonValue& json) {
 
 }  // namespace
 
+Result<Value> ParseJsonValue(std::string_view json, const DataType& type, bool* malformed) {
+  Result<JsonValue> document = JsonReader(json).ReadDocument();
+  *malformed = !document.ok();
+  if (!document.ok()) return document.status();
+  return FromJson(type, *document);
+}
+
 Result<std::map<std::string, Value>> ParseInsertJson(std::string_view json,
                                                      const TableSchema& schema) {
   Result<JsonValue> document = JsonReader(json).ReadDocument();

@@ -22,4 +22,9 @@ namespace cassette::cql {
 Result<std::map<std::string, Value>> ParseInsertJson(std::string_view json,
                                                      const TableSchema& schema);
 
+// One JSON document as a value of `type`, converted as INSERT JSON converts
+// a column's member (from_json()'s work). A JSON null gives a null Value.
+// `*malformed` tells an error in the JSON itself from one converting it.
+Result<Value> ParseJsonValue(std::string_view json, const DataType& type, bool* malformed);
+
 }  // namespace cassette::cql

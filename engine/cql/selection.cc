@@ -5,6 +5,7 @@
 
 #include "engine/cql/aggregates.h"
 #include "engine/cql/collection_selectors.h"
+#include "engine/cql/function_registry.h"
 #include "engine/cql/functions.h"
 #include "engine/cql/select_restrictions.h"
 #include "engine/cql/term_evaluator.h"
@@ -132,19 +133,30 @@ class ComputedNode : public SelectorNode {
   std::vector<SelectorNodePtr> args_;
 };
 
+// A native function resolved once for the selector's argument types.
 class FunctionNode : public ComputedNode {
  public:
-  FunctionNode(std::string name, DataType type, std::vector<SelectorNodePtr> args,
+  FunctionNode(const NativeFunction* function, std::vector<SelectorNodePtr> args,
                FunctionContext context)
-      : ComputedNode(std::move(type), std::move(args)), name_(std::move(name)), context_(context) {}
+      : ComputedNode(function->return_type, std::move(args)),
+        function_(function),
+        context_(context) {}
 
  protected:
   Result<Value> Compute(const std::vector<Value>& args) override {
-    return CallFunction(name_, args, context_);
+    // Each value as the parameter's type (an ascii column read as text).
+    std::vector<Value> typed;
+    typed.reserve(args.size());
+    for (size_t i = 0; i < args.size(); ++i) {
+      const DataType& parameter = function_->argument_types[i];
+      typed.push_back(args[i].is_null() ? Value::Null(parameter)
+                                        : Value::FromBytes(parameter, args[i].bytes()));
+    }
+    return function_->body(*function_, typed, context_);
   }
 
  private:
-  std::string name_;
+  const NativeFunction* function_;
   FunctionContext context_;
 };
 
@@ -176,12 +188,11 @@ Result<const ColumnDefinition*> FindColumn(const TableSchema& schema, const std:
   return column;
 }
 
-// A selector argument of a function whose type the function decides
-// (an untyped literal or bind marker): nullopt type until resolved.
+// A selector argument of a function: a selector, or a term (a literal or
+// bind marker) whose type the resolved signature decides.
 struct Argument {
   SelectorNodePtr node;
   const Selector* term_selector = nullptr;
-  std::optional<DataType> type;
 };
 
 Result<SelectorNodePtr> BuildFunction(const Selector& selector, SelectionContext* selection) {
@@ -225,37 +236,38 @@ Result<SelectorNodePtr> BuildFunction(const Selector& selector, SelectionContext
   }
 
   std::vector<Argument> args;
-  std::vector<std::optional<DataType>> types;
+  std::vector<ProvidedArgument> provided;
   for (const Selector& arg_selector : selector.args) {
     Argument arg;
     if (arg_selector.kind == Selector::Kind::kTerm && arg_selector.term) {
       arg.term_selector = &arg_selector;
-      Result<DataType> inferred = InferTermType(*arg_selector.term, *selection->context);
-      if (inferred.ok()) arg.type = *inferred;
+      provided.push_back(TermArgument(*arg_selector.term, *selection->context));
     } else {
       CASSETTE_ASSIGN_OR_RETURN(arg.node, BuildSelector(arg_selector, selection));
-      arg.type = arg.node->type();
+      const DataType type = arg.node->type();
+      provided.push_back(
+          {[type](const DataType& parameter) { return TypeAssignability(parameter, type); },
+           ResultColumnName(arg_selector), type});
     }
-    types.push_back(arg.type);
     args.push_back(std::move(arg));
   }
-  std::vector<DataType> resolved;
-  CASSETTE_ASSIGN_OR_RETURN(DataType return_type, ResolveFunction(name, types, &resolved));
+  CASSETTE_ASSIGN_OR_RETURN(const NativeFunction* function,
+                            ResolveNativeFunction(selector.function, provided, std::nullopt));
   std::vector<SelectorNodePtr> nodes;
   for (size_t i = 0; i < args.size(); ++i) {
     if (args[i].node) {
       nodes.push_back(std::move(args[i].node));
       continue;
     }
-    const DataType type = i < resolved.size() ? resolved[i] : args[i].type.value_or(DataType());
-    CASSETTE_ASSIGN_OR_RETURN(Value value, EvaluateTerm(*args[i].term_selector->term, type,
-                                                        "[selection]", *selection->context));
+    CASSETTE_ASSIGN_OR_RETURN(
+        Value value, EvaluateTerm(*args[i].term_selector->term, function->argument_types[i],
+                                  "[selection]", *selection->context));
     nodes.push_back(std::make_unique<ConstantNode>(std::move(value)));
   }
   FunctionContext function_context;
   function_context.now_micros = selection->context->now_micros;
-  return SelectorNodePtr(std::make_unique<FunctionNode>(name, std::move(return_type),
-                                                        std::move(nodes), function_context));
+  return SelectorNodePtr(
+      std::make_unique<FunctionNode>(function, std::move(nodes), function_context));
 }
 
 }  // namespace

@@ -204,12 +204,7 @@ Assignability TestAssignment(const Term& term, const DataType& receiver,
 std::vector<ProvidedArgument> ProvidedArguments(const std::vector<Term>& arguments,
                                                 const ExecutionContext& context) {
   std::vector<ProvidedArgument> provided;
-  for (const Term& argument : arguments) {
-    provided.push_back({[&argument, &context](const DataType& parameter) {
-                          return TestAssignment(argument, parameter, context);
-                        },
-                        TermSourceText(argument)});
-  }
+  for (const Term& argument : arguments) provided.push_back(TermArgument(argument, context));
   return provided;
 }
 
@@ -452,7 +447,7 @@ Result<Value> EvaluateFunction(const Term& term, const DataType& receiver,
                                std::string_view receiver_name, const ExecutionContext& context) {
   if (IsTokenFunction(term)) return EvaluateToken(term, receiver, receiver_name, context);
   const std::optional<std::string> native = NativeFunctionName(term.text);
-  if (!native || FunctionCandidates(*native).empty()) {
+  if (!native || !IsNativeFunction(*native)) {
     return Invalid("Unknown function " + term.text + " called");
   }
   CASSETTE_ASSIGN_OR_RETURN(
@@ -630,6 +625,16 @@ Result<std::vector<Value>> EvaluateInValues(const Relation& relation, const Data
     values.push_back(std::move(v));
   }
   return values;
+}
+
+ProvidedArgument TermArgument(const Term& term, const ExecutionContext& context) {
+  // A literal's preferred type counts as its own, as Cassandra 5's
+  // getCompatibleTypeIfKnown has it (mask_default(123) is an int).
+  Result<DataType> type = InferTermType(term, context);
+  return {[&term, &context](const DataType& parameter) {
+            return TestAssignment(term, parameter, context);
+          },
+          TermSourceText(term), type.ok() ? std::optional<DataType>(*type) : std::nullopt};
 }
 
 Result<DataType> InferTermType(const Term& term, const ExecutionContext& context) {

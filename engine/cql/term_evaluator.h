@@ -10,6 +10,7 @@
 #include "cassette/value.h"
 #include "engine/cql/ast.h"
 #include "engine/cql/execution_context.h"
+#include "engine/cql/function_registry.h"
 
 namespace cassette::cql {
 
@@ -30,5 +31,11 @@ Result<std::vector<Value>> EvaluateInValues(const Relation& relation, const Data
 // cast, a hinted or bound value), when it has one: SELECT's constant
 // selectors and function arguments need it.
 Result<DataType> InferTermType(const Term& term, const ExecutionContext& context);
+
+// A term as a function-call argument for overload resolution: how it fits
+// each parameter type (a literal fits every type it can be written to),
+// its text, and its own type when it has one. `term` and `context` must
+// outlive the result.
+ProvidedArgument TermArgument(const Term& term, const ExecutionContext& context);
 
 }  // namespace cassette::cql
