@@ -134,6 +134,9 @@ Result<StatsSettings> ParseStatsArguments(const std::vector<std::string>& args) 
     } else if (flag == "--format") {
       CASSETTE_ASSIGN_OR_RETURN(std::string value, cursor.Value(flag));
       CASSETTE_ASSIGN_OR_RETURN(settings.format, ParseFormat(value));
+    } else if (flag == "--clock") {
+      CASSETTE_ASSIGN_OR_RETURN(std::string value, cursor.Value(flag));
+      CASSETTE_ASSIGN_OR_RETURN(settings.manual_clock_micros, ParseClock(value));
     } else if (!flag.empty() && flag[0] != '-' && settings.table.empty()) {
       settings.table = flag;
     } else {
@@ -150,7 +153,8 @@ std::string UsageText() {
                  [--commitlog-sync periodic|group|batch] [--commit-failure-policy stop|ignore|die]
                  [--disk-failure-policy stop|best_effort|ignore]
                  [-e STATEMENTS] [-f FILE] [--fail-fast]
-  cassette stats [--data DIR] [--format table|json] [ks.table]
+  cassette stats [--data DIR] [--clock system|manual:<ISO-8601>] [--format table|json]
+                 [ks.table]
   cassette commitlog verify|dump [--data DIR]
   cassette simulate WORKLOAD_FILE | --from-data DIR ks.table
                     [--strategy SPEC]... [--duration 3d] [--seed N] [--jobs N]
@@ -164,6 +168,7 @@ std::string UsageText() {
   cassette sstable meta FILE [--gc-before TIME] [--format table|json]
   cassette sstable verify FILE|DIR
   cassette sstable expired-blockers|layout --data DIR ks.table [--now TIME] [--format table|json]
+  cassette --version
   cassette --help
 
 cassette shell runs CQL statements separated by ';' from -e, -f or standard
@@ -176,7 +181,11 @@ directives:
   CLOCK SET '<ISO-8601>';           set the manual clock (never backwards)
   CLOCK ADVANCE <n> SECONDS|MINUTES|HOURS|DAYS;
   TRACING ON|OFF;  PAGING ON|OFF|<n>;  EXPAND ON|OFF;  CONSISTENCY [level];
+  CAPTURE 'file'|OFF;  SHOW VERSION|HOST;  CLEAR;  HELP [topic];  STATS [ks.table];
   SOURCE 'file';  USE ks;  DESCRIBE ...;  EXIT;
+On a terminal: Tab completes keywords, keyspaces, tables and columns; Ctrl-C
+cancels the line or the running statement; history is kept in
+~/.cassette_history; PAGING pauses between pages (---MORE---).
 With --clock manual:<time> nothing runs in the background: flushes happen on
 FLUSH or when a memtable fills, compactions only on COMPACT.
 Opening DIR replays its commit log; damage other than a write torn by a crash
@@ -191,8 +200,10 @@ What the open found and did is printed on standard error.
 
 cassette stats prints per-table statistics (SSTables, bytes, write
 amplification, partition sizes, tombstones, TWCS windows and why their data
-is still on disk, damaged SSTables), opening DIR read-only beside a running
-process; an SSTable that does not load is listed, not fatal.
+is still on disk, damaged SSTables, write stalls, compaction history, and
+each SSTable's size, timestamps and expiry), opening DIR read-only beside a
+running process; an SSTable that does not load is listed, not fatal. With
+--clock manual:<time> expiry is judged at that time (as the shell's clock).
 
 cassette commitlog verify checks the commit log of DIR as opening it would
 (torn final write, damaged records, unsealed or missing segments) and exits

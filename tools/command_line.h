@@ -30,6 +30,9 @@ struct ShellSettings {
 
 struct StatsSettings {
   std::string data_dir = "./data";
+  // --clock manual:<ISO-8601>: statistics (TTL expiry, gc_grace, what is
+  // droppable) as of that instant, for data written on a manual clock.
+  std::optional<int64_t> manual_clock_micros;
   OutputFormat format = OutputFormat::kTable;
   std::string table;  // "ks.table", "ks" or empty for every table
 };

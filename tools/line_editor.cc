@@ -5,6 +5,7 @@
 
 #include <clocale>
 #include <cstdlib>
+#include <cstring>
 #include <string_view>
 
 namespace cassette::tools {
@@ -25,6 +26,33 @@ void ReadCharactersAsUtf8() {
   }
   if (std::setlocale(LC_CTYPE, "C.UTF-8") == nullptr) std::setlocale(LC_CTYPE, "C.utf8");
 }
+
+// libedit's completion hooks are plain functions: they reach the one
+// editor's completer here.
+LineEditor::Completer* active_completer = nullptr;
+std::vector<std::string> pending_matches;
+
+char* NextMatch(const char* /*text*/, int state) {
+  static size_t next = 0;
+  if (state == 0) next = 0;
+  if (next >= pending_matches.size()) return nullptr;
+  return strdup(pending_matches[next++].c_str());
+}
+
+char** Complete(const char* text, int start, int /*end*/) {
+  rl_attempted_completion_over = 1;  // never fall back to file names
+  if (active_completer == nullptr || !*active_completer) return nullptr;
+  const std::string before(rl_line_buffer, static_cast<size_t>(start));
+  pending_matches = (*active_completer)(before, text);
+  // "ks." goes on with a table name, not a blank.
+  rl_completion_append_character =
+      pending_matches.size() == 1 && !pending_matches[0].empty() && pending_matches[0].back() == '.'
+          ? '\0'
+          : ' ';
+  if (pending_matches.empty()) return nullptr;
+  return rl_completion_matches(text, NextMatch);
+}
+
 }  // namespace
 
 LineEditor::LineEditor(std::string history_file) : history_file_(std::move(history_file)) {
@@ -32,18 +60,34 @@ LineEditor::LineEditor(std::string history_file) : history_file_(std::move(histo
   using_history();
   stifle_history(kHistoryEntries);
   if (!history_file_.empty()) read_history(history_file_.c_str());
+  // As cqlsh: '.' ends a word too, so "ks.ta" completes the table "ta...".
+  rl_basic_word_break_characters = " \t\n\"\\'`@$><=;|&{(,.";
+  rl_attempted_completion_function = Complete;
 }
 
 LineEditor::~LineEditor() {
+  rl_attempted_completion_function = nullptr;
+  active_completer = nullptr;
   if (!history_file_.empty()) write_history(history_file_.c_str());
 }
 
-std::optional<std::string> LineEditor::ReadLine(const std::string& prompt) {
+void LineEditor::SetCompleter(Completer completer) {
+  static Completer stored;
+  stored = std::move(completer);
+  active_completer = &stored;
+}
+
+std::optional<std::string> LineEditor::ReadLine(const std::string& prompt, Remember remember) {
   char* raw = readline(prompt.c_str());
   if (raw == nullptr) return std::nullopt;
   std::string line(raw);
   std::free(raw);
-  if (line.find_first_not_of(" \t") != std::string::npos) add_history(line.c_str());
+  if (remember == Remember::kYes && line.find_first_not_of(" \t") != std::string::npos) {
+    add_history(line.c_str());
+    // Saved as typed: a shell that is killed, or a second one open at the
+    // same time, loses nothing already entered.
+    if (!history_file_.empty()) write_history(history_file_.c_str());
+  }
   return line;
 }
 

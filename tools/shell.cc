@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <chrono>
 #include <istream>
 
 #include "tools/json_output.h"
@@ -68,6 +69,8 @@ Result<std::unique_ptr<Shell>> Shell::Open(const ShellSettings& settings,
   }
   options.commit_failure_policy = settings.commit_failure_policy;
   options.disk_failure_policy = settings.disk_failure_policy;
+  // A mistyped --data opens a new, empty database: the banner says so.
+  shell->created_data_directory_ = !options.file_system->FileExists(settings.data_dir);
   CASSETTE_ASSIGN_OR_RETURN(shell->db_, Database::Open(options, settings.data_dir));
   shell->ReportRecovery(settings.data_dir);
   shell->session_ = std::make_unique<CqlSession>(shell->db_.get());
@@ -75,7 +78,11 @@ Result<std::unique_ptr<Shell>> Shell::Open(const ShellSettings& settings,
 }
 
 Shell::Shell(const ShellSettings& settings, const ShellIo& io)
-    : format_(settings.format), fail_fast_(settings.fail_fast), io_(io) {
+    : data_dir_(settings.data_dir),
+      clock_start_micros_(settings.manual_clock_micros),
+      format_(settings.format),
+      fail_fast_(settings.fail_fast),
+      io_(io) {
   stdin_input_.source = "<stdin>";
   stdin_input_.show_location = !io.tty;
 }
@@ -212,6 +219,28 @@ void Shell::FeedLine(std::string_view line) {
 
 void Shell::FinishInput() { FinishSource(&stdin_input_); }
 
+void Shell::RunCommandLine(std::string_view text) {
+  std::string rest;
+  SplitCqlStatements(text, &rest);
+  if (rest.empty()) {
+    RunScript(text, "<stdin>");
+    return;
+  }
+  // cqlsh appends the missing ';' to -e's text. On a line of its own, so
+  // a trailing line comment cannot swallow it.
+  std::string terminated(text);
+  terminated += "\n;";
+  RunScript(terminated, "<stdin>");
+}
+
+void Shell::CancelInput() { stdin_input_.pending.clear(); }
+
+bool Shell::Interrupted() const {
+  return io_.interrupted != nullptr && io_.interrupted->load(std::memory_order_relaxed);
+}
+
+std::ostream& Shell::Out() { return capture_.is_open() ? capture_ : *io_.out; }
+
 void Shell::ProcessLine(Input* input, std::string_view line) {
   ++input->line;
   if (stopped_) return;
@@ -244,6 +273,11 @@ void Shell::ProcessLine(Input* input, std::string_view line) {
   for (const std::string& statement : statements) {
     if (stopped_) break;
     ExecuteStatement(statement, *input);
+    if (Interrupted()) {
+      // Ctrl-C: the rest of what was typed is dropped with the statement.
+      input->pending.clear();
+      break;
+    }
   }
 }
 
@@ -268,10 +302,18 @@ void Shell::ExecuteStatement(std::string_view statement, const Input& input) {
     ExecuteCql(statement, input);
   }
   RunQueuedWork();
+  if (Interrupted()) *io_.out << "\n";  // as cqlsh prints after Ctrl-C
+  Out().flush();
   io_.out->flush();
 }
 
 void Shell::ExecuteCql(std::string_view statement, const Input& input) {
+  const auto started = std::chrono::steady_clock::now();
+  const auto elapsed_micros = [started] {
+    return std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() -
+                                                                 started)
+        .count();
+  };
   Result<CqlPreparedStatement> prepared = session_->Prepare(statement);
   if (!prepared.ok()) {
     ReportFailure(prepared.status(), ErrorOrigin::kServer, input);
@@ -279,21 +321,33 @@ void Shell::ExecuteCql(std::string_view statement, const Input& input) {
   }
   CqlQueryOptions options;
   options.page_size = paging_ ? page_size_ : 0;
+  options.cancel = io_.interrupted;
   Result<CqlResult> result = session_->Execute(*prepared, std::vector<Value>(), options);
+  if (Interrupted()) return;  // cancelled: nothing more is printed
   if (!result.ok()) {
     ReportFailure(result.status(), ErrorOrigin::kServer, input);
     return;
   }
   if (FirstKeyword(statement) == "select" && result->kind == CqlResult::Kind::kRows) {
     PrintSelectPages(*prepared, std::move(*result), options, input);
+    if (!Interrupted()) PrintTiming(elapsed_micros());
     return;
   }
   Status fetched = FetchRemainingPages(*prepared, options, &*result);
+  if (Interrupted()) return;
   if (!fetched.ok()) {
     ReportFailure(fetched, ErrorOrigin::kServer, input);
     return;
   }
   PrintResult(statement, *result);
+  PrintTiming(elapsed_micros());
+}
+
+void Shell::PrintTiming(int64_t elapsed_micros) {
+  if (!tracing_ || format_ != OutputFormat::kTable) return;
+  // cqlsh's trace ends with the coordinator's "Request complete" row, its
+  // elapsed time in microseconds.
+  Out() << "Request complete: " << elapsed_micros << " microseconds\n\n";
 }
 
 Result<CqlResult> Shell::NextPage(const CqlPreparedStatement& prepared, CqlQueryOptions* options,
@@ -309,7 +363,7 @@ Result<CqlResult> Shell::NextPage(const CqlPreparedStatement& prepared, CqlQuery
 
 Status Shell::FetchRemainingPages(const CqlPreparedStatement& prepared, CqlQueryOptions options,
                                   CqlResult* result) {
-  while (!result->paging_state.empty()) {
+  while (!result->paging_state.empty() && !Interrupted()) {
     CASSETTE_ASSIGN_OR_RETURN(CqlResult page, NextPage(prepared, &options, result->paging_state));
     for (auto& row : page.rows) result->rows.push_back(std::move(row));
     for (auto& warning : page.warnings) result->warnings.push_back(std::move(warning));
@@ -330,21 +384,29 @@ void Shell::PrintSelectPages(const CqlPreparedStatement& prepared, CqlResult pag
   size_t rows = 0;
   bool first_page = true;
   Status failure;
-  *io_.out << (json ? "[" : FormatSelectStart());
+  std::ostream& out = Out();
+  // cqlsh pauses between pages on a terminal, unless capturing.
+  const bool pause = io_.tty && io_.more && !json && !capture_.is_open();
+  out << (json ? "[" : FormatSelectStart());
   while (true) {
     if (json) {
       for (const std::vector<Value>& row : page.rows) {
-        if (rows++ > 0) *io_.out << ",";
-        *io_.out << JsonRowObject(page.columns, row);
+        if (rows++ > 0) out << ",";
+        out << JsonRowObject(page.columns, row);
       }
     } else {
-      *io_.out << FormatSelectPage(ToTextTable(page), layout, first_page, rows);
+      out << FormatSelectPage(ToTextTable(page), layout, first_page, rows);
       rows += page.rows.size();
     }
     first_page = false;
     for (auto& warning : page.warnings) warnings.push_back(std::move(warning));
     AddStats(page.stats, &stats);
     if (page.paging_state.empty()) break;
+    if (Interrupted()) return;
+    if (pause) {
+      out.flush();
+      if (!io_.more() || Interrupted()) return;
+    }
     Result<CqlResult> next = NextPage(prepared, &options, page.paging_state);
     if (!next.ok()) {
       failure = next.status();
@@ -352,19 +414,20 @@ void Shell::PrintSelectPages(const CqlPreparedStatement& prepared, CqlResult pag
     }
     page = std::move(*next);
   }
-  if (json) *io_.out << "]\n";
+  if (Interrupted()) return;
+  if (json) out << "]\n";
   if (!failure.ok()) {
     // The rows printed so far stay; the failure follows them, as in cqlsh.
     ReportFailure(failure, ErrorOrigin::kServer, input);
     return;
   }
   if (json) {
-    if (tracing_) *io_.out << JsonTraceLine(stats) << "\n";
+    if (tracing_) out << JsonTraceLine(stats) << "\n";
     *io_.err << FormatWarnings(warnings);
     return;
   }
-  *io_.out << FormatSelectEnd(rows, layout) << FormatWarnings(warnings);
-  if (tracing_) *io_.out << FormatReadTrace(stats, layout);
+  out << FormatSelectEnd(rows, layout) << FormatWarnings(warnings);
+  if (tracing_) out << FormatReadTrace(stats, layout);
 }
 
 void Shell::PrintResult(std::string_view statement, const CqlResult& result) {
@@ -374,8 +437,8 @@ void Shell::PrintResult(std::string_view statement, const CqlResult& result) {
   const bool returns_rows = result.kind == CqlResult::Kind::kRows;
   if (format_ == OutputFormat::kJson) {
     if (returns_rows) {
-      *io_.out << JsonRowsLine(result) << "\n";
-      if (tracing_ && is_select) *io_.out << JsonTraceLine(result.stats) << "\n";
+      Out() << JsonRowsLine(result) << "\n";
+      if (tracing_ && is_select) Out() << JsonTraceLine(result.stats) << "\n";
     }
     // The json stream stays machine-readable: warnings go to stderr.
     *io_.err << FormatWarnings(result.warnings);
@@ -384,16 +447,16 @@ void Shell::PrintResult(std::string_view statement, const CqlResult& result) {
   const TableLayout layout{.tty = io_.tty, .expand = expand_};
   if (returns_rows) {
     if (is_describe && !result.describe_text.empty()) {
-      *io_.out << result.describe_text;
-      if (result.describe_text.back() != '\n') *io_.out << "\n";
+      Out() << result.describe_text;
+      if (result.describe_text.back() != '\n') Out() << "\n";
     } else if (is_select) {
-      *io_.out << FormatSelectTable(ToTextTable(result), layout);
+      Out() << FormatSelectTable(ToTextTable(result), layout);
     } else {
-      *io_.out << FormatStatementRows(ToTextTable(result), layout);
+      Out() << FormatStatementRows(ToTextTable(result), layout);
     }
   }
-  *io_.out << FormatWarnings(result.warnings);
-  if (tracing_ && is_select) *io_.out << FormatReadTrace(result.stats, layout);
+  Out() << FormatWarnings(result.warnings);
+  if (tracing_ && is_select) Out() << FormatReadTrace(result.stats, layout);
 }
 
 void Shell::ReportFailure(const Status& status, ErrorOrigin origin, const Input& input) {

@@ -8,13 +8,17 @@
 // Thread-compatible: one thread drives a Shell.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
+#include <fstream>
 #include <functional>
 #include <istream>
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "cassette/cql.h"
 #include "cassette/db.h"
@@ -32,7 +36,17 @@ struct ShellIo {
   // Input from a terminal: errors carry no "<file>:<line>:" prefix and
   // cqlsh's terminal layout is used.
   bool tty = false;
+  // Set when the user presses Ctrl-C (shell_interrupt.h): the running
+  // statement stops at its next page or cancellation point, the statements
+  // after it on the line are dropped. Null: statements are never cancelled.
+  const std::atomic<bool>* interrupted = nullptr;
+  // On a terminal, asked between the pages of a SELECT as cqlsh does
+  // ("---MORE---"; never while capturing): false ends the listing.
+  std::function<bool()> more = nullptr;
 };
+
+// "0.1.0": the project's version (`cassette --version`, SHOW VERSION).
+std::string CassetteVersion();
 
 class Shell {
  public:
@@ -59,6 +73,23 @@ class Shell {
   void FeedLine(std::string_view line);
   // End of standard input.
   void FinishInput();
+  // The statements of -e: as cqlsh does, the last may lack its ';'.
+  void RunCommandLine(std::string_view text);
+  // Ctrl-C while a line was being typed: the unfinished statement is
+  // dropped, as cqlsh drops it.
+  void CancelInput();
+
+  // What the interactive shell prints first: the data directory, the clock,
+  // the version (and a warning when opening created the directory).
+  std::string Banner() const;
+  // SHOW VERSION / SHOW HOST lines.
+  std::string VersionLine() const;
+  std::string HostLine() const;
+  // Tab completion (shell_completion.h) of `word` after `before` on the
+  // line being typed, in the context of the unfinished statement.
+  std::vector<std::string> Complete(const std::string& before, const std::string& word) const;
+  // Whether Open created the data directory (it did not exist).
+  bool created_data_directory() const { return created_data_directory_; }
 
   // "cassette> ", "cassette:ks> ", or "   ... " inside a statement.
   std::string Prompt() const;
@@ -118,6 +149,12 @@ class Shell {
   void ReportFailure(const Status& status, ErrorOrigin origin, const Input& input);
   // Runs jobs queued on the manual scheduler (flushes of full memtables).
   void RunQueuedWork();
+  // Whether Ctrl-C was pressed since the line was read.
+  bool Interrupted() const;
+  // Where results go: the CAPTURE file, else io_.out.
+  std::ostream& Out();
+  // TRACING ON: the statement's time, as cqlsh's "Request complete" row.
+  void PrintTiming(int64_t elapsed_micros);
 
   // shell_directives_runner.cc
   void RunDirective(const Directive& directive, const Input& input);
@@ -128,7 +165,12 @@ class Shell {
   void PrintNotice(const std::string& line);
   void RunSwitch(const Directive& directive, const char* command, const char* description,
                  bool* state);
+  void RunCapture(const Directive& directive, const Input& input);
+  void RunShow(const Directive& directive, const Input& input);
+  void RunHelp(const Directive& directive, const Input& input);
 
+  const std::string data_dir_;
+  const std::optional<int64_t> clock_start_micros_;
   const OutputFormat format_;
   const bool fail_fast_;
   const ShellIo io_;
@@ -144,6 +186,11 @@ class Shell {
   int32_t page_size_ = kDefaultPageSize;
   std::string consistency_ = "ONE";
   std::string serial_consistency_ = "SERIAL";
+
+  // CAPTURE 'file': results are appended there instead of io_.out.
+  std::ofstream capture_;
+  std::string capture_path_;
+  bool created_data_directory_ = false;
 
   bool stopped_ = false;
   bool closed_ = false;

@@ -220,6 +220,22 @@ Result<Directive> ParseTableDirective(Directive::Kind kind, std::string_view com
   return Improper(command, std::string(command) + " [keyspace.table];");
 }
 
+// cqlsh's CAPTURE: a file name in quotes, OFF, or nothing (show).
+Result<Directive> ParseCapture(const std::vector<Token>& args) {
+  Directive directive;
+  directive.kind = Directive::Kind::kCapture;
+  if (args.empty()) return directive;
+  if (args.size() == 1 && args[0].is_string && !args[0].text.empty()) {
+    directive.argument = args[0].text;
+    return directive;
+  }
+  if (args.size() == 1 && !args[0].is_string && Upper(args[0].text) == "OFF") {
+    directive.on = false;
+    return directive;
+  }
+  return Improper("CAPTURE", "CAPTURE '<file>'; or CAPTURE OFF;");
+}
+
 std::string_view StripTerminator(std::string_view text) {
   while (!text.empty() && (IsSpace(text.back()) || text.back() == ';')) text.remove_suffix(1);
   while (!text.empty() && IsSpace(text.front())) text.remove_prefix(1);
@@ -240,9 +256,10 @@ std::string FirstWord(std::string_view text) {
 
 std::optional<Result<Directive>> ParseDirective(std::string_view statement) {
   const std::string command = FirstWord(statement);
-  static constexpr std::array<const char*, 11> kCommands = {
+  static constexpr std::array<const char*, 17> kCommands = {
       "FLUSH",       "COMPACT", "CLOCK",  "TRACING", "PAGING", "EXPAND",
-      "CONSISTENCY", "SERIAL",  "SOURCE", "EXIT",    "QUIT"};
+      "CONSISTENCY", "SERIAL",  "SOURCE", "CAPTURE", "SHOW",   "HELP",
+      "CLEAR",       "CLS",     "STATS",  "EXIT",    "QUIT"};
   if (std::find(kCommands.begin(), kCommands.end(), command) == kCommands.end()) {
     return std::nullopt;
   }
@@ -261,6 +278,7 @@ std::optional<Result<Directive>> ParseDirective(std::string_view statement) {
     }
     return ParseTableDirective(Kind::kCompact, command, args);
   }
+  if (command == "STATS") return ParseTableDirective(Kind::kStats, command, args);
   if (command == "CLOCK") return ParseClock(args);
   if (command == "TRACING") return ParseSwitch(Kind::kTracing, command, args);
   if (command == "EXPAND") return ParseSwitch(Kind::kExpand, command, args);
@@ -282,17 +300,39 @@ std::optional<Result<Directive>> ParseDirective(std::string_view statement) {
     directive.argument = args[0].text;
     return directive;
   }
-  // EXIT / QUIT.
+  if (command == "CAPTURE") return ParseCapture(args);
+  if (command == "SHOW") {
+    const std::string what = args.size() == 1 && !args[0].is_string ? Upper(args[0].text) : "";
+    if (what != "VERSION" && what != "HOST") {
+      return Result<Directive>(Improper("SHOW", "SHOW VERSION; or SHOW HOST;"));
+    }
+    Directive directive;
+    directive.kind = Kind::kShow;
+    directive.argument = what;
+    return directive;
+  }
+  if (command == "HELP") {
+    Directive directive;
+    directive.kind = Kind::kHelp;
+    for (const Token& arg : args) directive.topics.push_back(Upper(arg.text));
+    return directive;
+  }
+  // CLEAR / CLS / EXIT / QUIT.
   if (!args.empty()) return Result<Directive>(Improper(command));
+  if (command == "CLEAR" || command == "CLS") {
+    Directive directive;
+    directive.kind = Kind::kClear;
+    return directive;
+  }
   Directive directive;
   directive.kind = Kind::kExit;
   return directive;
 }
 
 bool EndsAtNewline(std::string_view line) {
-  static constexpr std::array<const char*, 10> kCommands = {
-      "TRACING", "PAGING", "EXPAND", "CONSISTENCY", "SERIAL",
-      "SOURCE",  "EXIT",   "QUIT",   "DESCRIBE",    "DESC"};
+  static constexpr std::array<const char*, 16> kCommands = {
+      "TRACING", "PAGING", "EXPAND", "CONSISTENCY", "SERIAL", "SOURCE", "CAPTURE",  "SHOW",
+      "HELP",    "CLEAR",  "CLS",    "STATS",       "EXIT",   "QUIT",   "DESCRIBE", "DESC"};
   const std::string command = FirstWord(line);
   return std::find(kCommands.begin(), kCommands.end(), command) != kCommands.end();
 }

@@ -1,6 +1,7 @@
 // The shell's own commands, handled before CQL (cqlsh's commands and
 // nodetool's): FLUSH, COMPACT [MAJOR], CLOCK SET/ADVANCE, TRACING, PAGING,
-// EXPAND, CONSISTENCY, SERIAL CONSISTENCY, SOURCE, EXIT/QUIT. Keywords are
+// EXPAND, CONSISTENCY, SERIAL CONSISTENCY, SOURCE, CAPTURE, SHOW VERSION/HOST,
+// HELP, CLEAR/CLS, STATS, EXIT/QUIT. Keywords are
 // case-insensitive; a trailing ';' is optional.
 #pragma once
 
@@ -8,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "cassette/status.h"
 
@@ -27,10 +29,15 @@ struct Directive {
     kConsistency,
     kSerialConsistency,
     kSource,
+    kCapture,  // CAPTURE 'file' (argument), CAPTURE OFF (on false), CAPTURE
+    kShow,     // SHOW VERSION / SHOW HOST (argument)
+    kHelp,     // HELP [topic ...] (topics)
+    kClear,    // CLEAR / CLS
+    kStats,    // STATS [ks.table]: `cassette stats` of the open database
     kExit,
   };
   Kind kind = Kind::kExit;
-  // FLUSH / COMPACT: the table (keyspace empty when not named); both empty
+  // FLUSH / COMPACT / STATS: the table (keyspace empty when not named); both empty
   // for every table.
   std::string keyspace;
   std::string table;
@@ -40,8 +47,11 @@ struct Directive {
   std::optional<bool> on;
   // PAGING <n>.
   std::optional<int32_t> page_size;
-  // SOURCE: the file; CONSISTENCY: the level (upper case, empty to show).
+  // SOURCE, CAPTURE: the file; CONSISTENCY: the level (upper case, empty
+  // to show); SHOW: VERSION or HOST.
   std::string argument;
+  // HELP: the topics asked for, upper case.
+  std::vector<std::string> topics;
 };
 
 // nullopt when `statement` is not a directive (it is CQL). A directive with

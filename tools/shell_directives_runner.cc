@@ -6,6 +6,7 @@
 
 #include "tools/json_output.h"
 #include "tools/shell.h"
+#include "tools/stats_command.h"
 #include "tools/time_text.h"
 
 namespace cassette::tools {
@@ -176,6 +177,34 @@ void Shell::RunDirective(const Directive& directive, const Input& input) {
       ReadLines(&nested, file);
       return;
     }
+    case Kind::kCapture:
+      RunCapture(directive, input);
+      return;
+    case Kind::kShow:
+      RunShow(directive, input);
+      return;
+    case Kind::kHelp:
+      RunHelp(directive, input);
+      return;
+    case Kind::kStats: {
+      // The open database's own view: its write stalls and compaction
+      // history are the ones this process has seen.
+      Status status =
+          ForEachTable(directive, [&](const std::string& keyspace, const std::string& table) {
+            CASSETTE_ASSIGN_OR_RETURN(std::string report,
+                                      TableReport(db_.get(), db_->options().file_system.get(),
+                                                  data_dir_, keyspace, table, format_));
+            if (format_ == OutputFormat::kTable) Out() << "Keyspace : " << keyspace << "\n";
+            Out() << report;
+            return Status::OK();
+          });
+      if (!status.ok()) ReportFailure(status, ErrorOrigin::kServer, input);
+      return;
+    }
+    case Kind::kClear:
+      // What `clear` writes (cqlsh runs it): cursor home, erase the screen.
+      if (io_.tty) *io_.out << "\x1b[H\x1b[2J" << std::flush;
+      return;
     case Kind::kExit:
       stopped_ = true;
       return;

@@ -8,6 +8,7 @@
 
 #include "engine/types/type_codec.h"
 #include "tools/shell_directives.h"
+#include "tools/stats_sstables.h"
 #include "tools/time_text.h"
 
 namespace cassette::tools {
@@ -150,6 +151,7 @@ std::string TableStatsJson(const TableStats& stats, const std::vector<Compaction
   out += "}";
   out += ",\"sstables_per_level\":[" + JoinNumbers(stats.sstables_per_level, ",") + "]";
   out += ",\"memtable_bytes\":" + std::to_string(stats.memtable_bytes);
+  out += ",\"memtable_write_stalls\":" + std::to_string(stats.memtable_write_stalls);
   out += ",\"partition_count\":" + std::to_string(stats.partition_count);
   out += ",\"compaction_strategy\":" + JsonQuote(stats.compaction_strategy);
   const std::pair<const char*, int64_t> compaction[] = {
@@ -205,6 +207,7 @@ std::string TableStatsText(const TableStats& stats, const std::vector<Compaction
   line("Space used (total)", std::to_string(stats.bytes_on_disk));
   line("Live data size (uncompressed)", std::to_string(stats.live_bytes));
   line("Memtable data size", std::to_string(stats.memtable_bytes));
+  line("Memtable write stalls (since opened)", std::to_string(stats.memtable_write_stalls));
   line("Bytes written by users", std::to_string(stats.bytes_written_by_users));
   line("Bytes flushed", std::to_string(stats.bytes_flushed));
   line("Bytes compacted", std::to_string(stats.bytes_compacted));
@@ -260,6 +263,26 @@ std::string DeviceStatsText(const DeviceStats& device) {
          std::to_string(device.syncs) + "\n";
 }
 
+Result<std::string> TableReport(Database* db, FileSystem* fs, const std::string& data_dir,
+                                const std::string& keyspace, const std::string& table,
+                                OutputFormat format) {
+  CASSETTE_ASSIGN_OR_RETURN(TableStats stats, db->GetTableStats(keyspace, table));
+  // Only TWCS tables have windows; other strategies answer InvalidRequest.
+  Result<std::vector<CompactionWindow>> windows = db->ExplainExpiry(keyspace, table);
+  const std::vector<CompactionWindow>* explained = windows.ok() ? &*windows : nullptr;
+  CASSETTE_ASSIGN_OR_RETURN(TableSchema schema, db->GetTable(keyspace, table));
+  CASSETTE_ASSIGN_OR_RETURN(std::vector<SSTableSummary> sstables,
+                            ListSSTables(fs, data_dir, schema, db->NowMicros()));
+  if (format == OutputFormat::kJson) {
+    std::string json = TableStatsJson(stats, explained);
+    json.pop_back();  // the closing brace: the SSTables and history follow
+    return json + ",\"sstables\":" + SSTableListJson(sstables) +
+           ",\"compaction_history\":" + CompactionHistoryJson(stats.recent_compactions) + "}\n";
+  }
+  return TableStatsText(stats, explained) + SSTableListText(sstables) +
+         CompactionHistoryText(stats.recent_compactions) + "\n";
+}
+
 int RunStatsCommand(const StatsSettings& settings, std::shared_ptr<FileSystem> file_system,
                     std::ostream& out, std::ostream& err) {
   Options options;
@@ -269,6 +292,12 @@ int RunStatsCommand(const StatsSettings& settings, std::shared_ptr<FileSystem> f
   // A damaged SSTable is reported with the table's statistics, never a
   // reason to show none.
   options.disk_failure_policy = DiskFailurePolicy::kIgnore;
+  // Data written on a shell's manual clock is judged at that clock's time
+  // (TTLs, gc_grace), not at today's.
+  if (settings.manual_clock_micros) {
+    options.clock = std::make_shared<ManualClock>(*settings.manual_clock_micros);
+  }
+  std::shared_ptr<FileSystem> fs = options.file_system;
   Result<std::unique_ptr<Database>> db = Database::Open(options, settings.data_dir);
   if (!db.ok()) {
     err << "cassette stats: cannot open " << settings.data_dir << ": " << db.status().ToString()
@@ -286,18 +315,16 @@ int RunStatsCommand(const StatsSettings& settings, std::shared_ptr<FileSystem> f
   std::string current_keyspace;
   int exit_code = 0;
   for (const auto& [keyspace, table] : *tables) {
-    Result<TableStats> stats = (*db)->GetTableStats(keyspace, table);
-    if (!stats.ok()) {
-      err << "cassette stats: " << keyspace << "." << table << ": " << stats.status().ToString()
+    Result<std::string> report =
+        TableReport(db->get(), fs.get(), settings.data_dir, keyspace, table, settings.format);
+    if (!report.ok()) {
+      err << "cassette stats: " << keyspace << "." << table << ": " << report.status().ToString()
           << "\n";
       exit_code = 1;
       continue;
     }
-    // Only TWCS tables have windows; other strategies answer InvalidRequest.
-    Result<std::vector<CompactionWindow>> windows = (*db)->ExplainExpiry(keyspace, table);
-    const std::vector<CompactionWindow>* explained = windows.ok() ? &*windows : nullptr;
     if (settings.format == OutputFormat::kJson) {
-      out << TableStatsJson(*stats, explained) << "\n";
+      out << *report;
       continue;
     }
     if (keyspace != current_keyspace) {
@@ -305,7 +332,7 @@ int RunStatsCommand(const StatsSettings& settings, std::shared_ptr<FileSystem> f
       out << "Keyspace : " << keyspace << "\n";
       current_keyspace = keyspace;
     }
-    out << TableStatsText(*stats, explained) << "\n";
+    out << *report;
   }
   if (settings.format == OutputFormat::kTable && !current_keyspace.empty()) {
     out << "----------------\n";

@@ -18,6 +18,14 @@ namespace cassette::tools {
 int RunStatsCommand(const StatsSettings& settings, std::shared_ptr<FileSystem> file_system,
                     std::ostream& out, std::ostream& err);
 
+// One table's report as `cassette stats` prints it: the nodetool-style
+// block, its SSTables and its compaction history (text), or one JSON
+// object and a newline. `fs` and `data_dir` are the database's (the
+// MANIFEST lists the SSTables). The shell's STATS prints it too.
+Result<std::string> TableReport(Database* db, FileSystem* fs, const std::string& data_dir,
+                                const std::string& keyspace, const std::string& table,
+                                OutputFormat format);
+
 // One table's statistics as one JSON object (one line), with at least the
 // keys DESIGN.md lists; `windows` (TWCS tables) adds "expiry".
 std::string TableStatsJson(const TableStats& stats, const std::vector<CompactionWindow>* windows);

@@ -57,6 +57,8 @@ class SelectExecution {
   // Reads from `cursor_` until `max_rows` rows were kept (0: all), the
   // limit is reached or the reads are exhausted; kept rows go to `sink`.
   Status Stream(int64_t max_rows, std::vector<ResultRow>* sink);
+  // ReadFailure once the caller's CqlQueryOptions::cancel is set.
+  Status CheckCancelled() const;
   // The result row's values; may move them out of `row`.
   Result<std::vector<Value>> Select(ResultRow& row);
   // Each selector's ColumnSlot when all of them are plain, distinct
@@ -133,11 +135,21 @@ bool SelectExecution::PassesFilters(const ResultRow& row) const {
   return true;
 }
 
+Status SelectExecution::CheckCancelled() const {
+  const std::atomic<bool>* cancel =
+      context_.options != nullptr ? context_.options->cancel : nullptr;
+  if (cancel != nullptr && cancel->load(std::memory_order_relaxed)) {
+    return Status::ReadFailure("Statement cancelled");
+  }
+  return Status::OK();
+}
+
 Status SelectExecution::Stream(int64_t max_rows, std::vector<ResultRow>* sink) {
   const bool cql_limits = !plan_.Grouping();
   int64_t kept = 0;
   while (cursor_.read_index < reads_.size() && !limit_reached_) {
     if (max_rows > 0 && kept >= max_rows) return Status::OK();
+    CASSETTE_RETURN_IF_ERROR(CheckCancelled());
     ReadQuery query = MakeQuery(cursor_.read_index);
     query.paging_state = cursor_.engine_state;
     if (max_rows > 0) {
@@ -275,6 +287,7 @@ Status SelectExecution::Aggregate(GroupFolder* folder) {
       row.ttls.assign(view.ttls.begin(), view.ttls.end());
       row.elements.assign(view.elements.begin(), view.elements.end());
       if (!PassesFilters(row)) return Status::OK();
+      CASSETTE_RETURN_IF_ERROR(CheckCancelled());
       CASSETTE_RETURN_IF_ERROR(folder->Add(row));
       if (!folder->done()) return Status::OK();
       // LIMIT reached: a status other than OK ends the read here.

@@ -10,6 +10,7 @@
 // node as Paxos does on a cluster.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -35,6 +36,10 @@ struct CqlQueryOptions {
   // returned paging_state back to fetch the next page.
   int32_t page_size = 0;
   std::string paging_state;
+  // When set (an interactive shell's Ctrl-C), a SELECT stops between the
+  // engine reads it makes and between the rows an aggregate folds, failing
+  // with ReadFailure "Statement cancelled". Null: never cancelled.
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 struct CqlResult {

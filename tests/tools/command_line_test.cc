@@ -64,7 +64,14 @@ TEST(CommandLineTest, Stats) {
   EXPECT_EQ(settings->format, OutputFormat::kJson);
   EXPECT_EQ(settings->table, "iot.t");
   EXPECT_FALSE(ParseStatsArguments({"a.b", "c.d"}).ok());
-  EXPECT_FALSE(ParseStatsArguments({"--clock", "system"}).ok());
+  EXPECT_FALSE(settings->manual_clock_micros.has_value());
+  // The shell's --clock syntax: data written on a manual clock is judged
+  // at that time.
+  Result<StatsSettings> manual = ParseStatsArguments({"--clock", "manual:2024-01-15T00:00:00Z"});
+  ASSERT_TRUE(manual.ok()) << manual.status().ToString();
+  EXPECT_EQ(manual->manual_clock_micros, 1705276800000000);
+  EXPECT_TRUE(ParseStatsArguments({"--clock", "system"}).ok());
+  EXPECT_FALSE(ParseStatsArguments({"--clock", "yesterday"}).ok());
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // `cassette stats` on a database filled through the C++ API, read through a
 // read-only second view while the first is still open.
 #include "tools/stats_command.h"
+#include "tools/stats_sstables.h"
 
 #include <gtest/gtest.h>
 
@@ -54,8 +55,10 @@ class StatsCommandTest : public ::testing::Test {
     ASSERT_TRUE(db_->FlushTable("iot", "sensors").ok());
   }
 
-  int Run(const std::string& format, const std::string& table) {
+  int Run(const std::string& format, const std::string& table,
+          std::optional<int64_t> clock = std::nullopt) {
     StatsSettings settings;
+    settings.manual_clock_micros = clock;
     settings.data_dir = "/data";
     settings.format = format == "json" ? OutputFormat::kJson : OutputFormat::kTable;
     settings.table = table;
@@ -143,6 +146,70 @@ TEST_F(StatsCommandTest, UnknownTableOrDirectoryFails) {
   EXPECT_EQ(RunStatsCommand(settings, fs_, out_, err_), 1);
   EXPECT_EQ(err_.str().rfind("cassette stats: cannot open /nowhere: NotFound: ", 0), 0u)
       << err_.str();
+}
+
+// --clock judges expiry at the shell's manual time: 30 minutes after the
+// first hour's reading was written, nothing of it is droppable yet (TTL
+// 2 h); on the system clock, long after, all of it is.
+TEST_F(StatsCommandTest, ClockJudgesExpiryAtTheManualTime) {
+  ASSERT_EQ(Run("table", "iot.readings", kStart + 1800LL * 1000000), 0) << err_.str();
+  const std::string at_start = out_.str();
+  EXPECT_NE(at_start.find("2024-01-15T00:00:00Z: SSTables [1]; "), std::string::npos) << at_start;
+  EXPECT_EQ(at_start.find(" 0 bytes live, "), std::string::npos) << at_start;
+  EXPECT_NE(at_start.find("fully expired at 2024-01-15T02:00:01Z, droppable tombstones 0.000"),
+            std::string::npos)
+      << at_start;
+  out_.str("");
+  ASSERT_EQ(Run("table", "iot.readings"), 0) << err_.str();
+  EXPECT_NE(out_.str().find(" 0 bytes live, "), std::string::npos) << out_.str();
+  // sstablemetadata's ratio: the expiring cell and the row marker, over
+  // the one cell.
+  EXPECT_NE(out_.str().find("droppable tombstones 2.000"), std::string::npos) << out_.str();
+}
+
+// Each table lists its SSTables (generation, level, size, counts,
+// timestamps, expiry), its write stalls and its compaction history.
+TEST_F(StatsCommandTest, ListsEachSSTableWriteStallsAndCompactionHistory) {
+  ASSERT_EQ(Run("table", "iot.sensors"), 0) << err_.str();
+  const std::string out = out_.str();
+  EXPECT_NE(out.find("\t\tMemtable write stalls (since opened): 0\n"), std::string::npos) << out;
+  EXPECT_NE(out.find("\t\tSSTables:\n\t\t\t3: level 0, "), std::string::npos) << out;
+  EXPECT_NE(out.find(" bytes, 1 partitions, 1 rows, 1 cells (0 tombstones), "), std::string::npos)
+      << out;
+  EXPECT_NE(out.find("timestamps 2024-01-15T02:00:00Z .. 2024-01-15T02:00:00Z, max TTL 0 s, "
+                     "fully expired never"),
+            std::string::npos)
+      << out;
+  // A second, read-only view has compacted nothing itself.
+  EXPECT_NE(out.find("Compaction history (since opened; nodetool compactionhistory):\n"
+                     "\t\t\t(none)\n"),
+            std::string::npos)
+      << out;
+  out_.str("");
+  ASSERT_EQ(Run("json", "iot.sensors"), 0) << err_.str();
+  EXPECT_NE(out_.str().find(",\"memtable_write_stalls\":0,"), std::string::npos) << out_.str();
+  EXPECT_NE(out_.str().find(",\"sstables\":[{\"generation\":3,\"level\":0,\"bytes_on_disk\":"),
+            std::string::npos)
+      << out_.str();
+  EXPECT_NE(out_.str().find(",\"compaction_history\":[]}\n"), std::string::npos) << out_.str();
+}
+
+// The history as the writing process sees it after a major compaction
+// (Database::GetTableStats: recent_compactions).
+TEST_F(StatsCommandTest, CompactionHistoryNamesInputsOutputsAndBytes) {
+  ASSERT_TRUE(db_->CompactMajor("iot", "sensors").ok());
+  Result<TableStats> stats = db_->GetTableStats("iot", "sensors");
+  ASSERT_TRUE(stats.ok()) << stats.status().ToString();
+  ASSERT_EQ(stats->recent_compactions.size(), 1u);
+  const std::string text = CompactionHistoryText(stats->recent_compactions);
+  EXPECT_NE(text.find("\t\t\t2024-01-15T02:00:00Z: major; [3] -> [4]; bytes in "),
+            std::string::npos)
+      << text;
+  const std::string json = CompactionHistoryJson(stats->recent_compactions);
+  EXPECT_EQ(json.rfind("[{\"compacted_at\":\"2024-01-15T02:00:00Z\",\"strategy\":", 0), 0u) << json;
+  EXPECT_NE(json.find("\"major\":true,\"inputs\":[3],\"expired\":[],\"outputs\":[4],"),
+            std::string::npos)
+      << json;
 }
 
 }  // namespace

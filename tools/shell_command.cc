@@ -1,0 +1,93 @@
+#include "tools/shell_command.h"
+
+#include <unistd.h>
+
+#include <fstream>
+#include <iostream>
+
+#include "tools/line_editor.h"
+#include "tools/shell.h"
+#include "tools/shell_interrupt.h"
+
+namespace cassette::tools {
+
+namespace {
+
+constexpr int kExitFailure = 1;
+
+// Lines typed at a terminal until EXIT or Ctrl-D. Ctrl-C drops the line
+// being typed, or stops the running statement, and the shell goes on (as
+// cqlsh's cmdloop does on KeyboardInterrupt).
+void RunInteractive(Shell& shell, LineEditor& editor, std::atomic<bool>& interrupted) {
+  std::cout << shell.Banner() << std::flush;
+  editor.SetCompleter([&shell](const std::string& before, const std::string& word) {
+    return shell.Complete(before, word);
+  });
+  while (!shell.stopped()) {
+    std::optional<std::string> line = editor.ReadLine(shell.Prompt());
+    const bool cancelled = interrupted.exchange(false);
+    if (!line) {
+      std::cout << "\n";
+      if (!cancelled) break;  // Ctrl-D
+      shell.CancelInput();
+      continue;
+    }
+    // Ctrl-C in the instant between the prompt and libedit reading: the
+    // terminal dropped what was typed ahead and this line came after it,
+    // so only the unfinished statement before it is dropped.
+    if (cancelled) shell.CancelInput();
+    shell.FeedLine(*line);
+  }
+  shell.FinishInput();
+}
+
+}  // namespace
+
+int RunShellCommand(const ShellSettings& settings) {
+  const bool interactive = !settings.execute && !settings.file && isatty(STDIN_FILENO) != 0;
+  std::ifstream script;
+  if (settings.file) {
+    script.open(*settings.file, std::ios::binary);
+    if (!script) {
+      std::cerr << "cassette shell: cannot open " << *settings.file << "\n";
+      return kExitFailure;
+    }
+  }
+  ShellIo io{.out = &std::cout, .err = &std::cerr, .tty = interactive};
+  std::atomic<bool>* interrupted = nullptr;
+  std::unique_ptr<LineEditor> editor;
+  if (interactive) {
+    interrupted = InstallInterruptHandler();
+    io.interrupted = interrupted;
+    editor = std::make_unique<LineEditor>(LineEditor::DefaultHistoryFile());
+    // cqlsh's pause between pages: Enter goes on; Ctrl-C or Ctrl-D stops.
+    io.more = [&editor, interrupted] {
+      std::optional<std::string> answer = editor->ReadLine("---MORE---", LineEditor::Remember::kNo);
+      return answer.has_value() && !interrupted->load();
+    };
+  }
+  auto shell = Shell::Open(settings, NewPosixFileSystem(), io);
+  if (!shell.ok()) {
+    std::cerr << "cassette shell: cannot open " << settings.data_dir << ": "
+              << shell.status().ToString() << "\n";
+    return kExitFailure;
+  }
+  if (settings.execute) {
+    (*shell)->RunCommandLine(*settings.execute);
+  } else if (settings.file) {
+    (*shell)->RunStream(script, *settings.file);
+  } else if (interactive) {
+    RunInteractive(**shell, *editor, *interrupted);
+  } else {
+    (*shell)->RunInput(std::cin);
+  }
+  Status closed = (*shell)->Close();
+  if (!closed.ok()) {
+    std::cerr << "cassette shell: closing " << settings.data_dir << ": " << closed.ToString()
+              << "\n";
+    return kExitFailure;
+  }
+  return (*shell)->ExitCode();
+}
+
+}  // namespace cassette::tools
