@@ -25,6 +25,8 @@
 
 namespace cassette::tools {
 
+class CopyFromLoader;
+
 // Where the shell writes, and whether a person is typing.
 struct ShellIo {
   std::ostream* out = nullptr;  // results (and json error lines)
@@ -128,6 +130,13 @@ class Shell {
   void PrintNotice(const std::string& line);
   void RunSwitch(const Directive& directive, const char* command, const char* description,
                  bool* state);
+
+  // copy_shell.cc: COPY TO / COPY FROM; for COPY FROM STDIN the lines that
+  // follow are CSV until a line "\." (or ".") or the end of the input.
+  void RunCopy(const Directive& directive, const Input& input);
+  void FeedCopyInput(std::string_view line);
+  void FinishCopyInput();
+  std::unique_ptr<CopyFromLoader> copy_input_;
 
   const OutputFormat format_;
   const bool fail_fast_;

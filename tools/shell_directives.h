@@ -1,6 +1,6 @@
 // The shell's own commands, handled before CQL (cqlsh's commands and
 // nodetool's): FLUSH, COMPACT [MAJOR], CLOCK SET/ADVANCE, TRACING, PAGING,
-// EXPAND, CONSISTENCY, SERIAL CONSISTENCY, SOURCE, EXIT/QUIT. Keywords are
+// EXPAND, CONSISTENCY, SERIAL CONSISTENCY, SOURCE, COPY, EXIT/QUIT. Keywords are
 // case-insensitive; a trailing ';' is optional.
 #pragma once
 
@@ -27,6 +27,7 @@ struct Directive {
     kConsistency,
     kSerialConsistency,
     kSource,
+    kCopy,
     kExit,
   };
   Kind kind = Kind::kExit;
@@ -40,7 +41,8 @@ struct Directive {
   std::optional<bool> on;
   // PAGING <n>.
   std::optional<int32_t> page_size;
-  // SOURCE: the file; CONSISTENCY: the level (upper case, empty to show).
+  // SOURCE: the file; CONSISTENCY: the level (upper case, empty to show);
+  // COPY: the whole command (tools/copy_command.h parses it).
   std::string argument;
 };
 

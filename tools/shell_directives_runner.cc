@@ -176,6 +176,9 @@ void Shell::RunDirective(const Directive& directive, const Input& input) {
       ReadLines(&nested, file);
       return;
     }
+    case Kind::kCopy:
+      RunCopy(directive, input);
+      return;
     case Kind::kExit:
       stopped_ = true;
       return;
