@@ -177,8 +177,8 @@ Result<CopyOptions> ResolveCopyOptions(
     (std::string_view(name) == "begintoken" ? out.begin_token : out.end_token) = token;
   }
   if (out.begin_token && out.end_token && *out.begin_token > *out.end_token) {
-    return Status::InvalidRequest("The begin token " + std::to_string(*out.begin_token) +
-                                  " must be smaller than the end token " +
+    return Status::InvalidRequest("Begin token " + std::to_string(*out.begin_token) +
+                                  " must be smaller than end token " +
                                   std::to_string(*out.end_token));
   }
   CASSETTE_ASSIGN_OR_RETURN(out.max_rows, pop_int("maxrows", -1));
