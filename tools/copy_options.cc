@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <fstream>
 #include <map>
 
 namespace cassette::tools {
@@ -89,6 +90,41 @@ std::vector<std::string> SplitStripped(const std::string& text, char separator) 
   return parts;
 }
 
+// cqlsh's maybe_read_config_file: the options of the sections [copy],
+// [copy-<direction>], [copy:<ks>.<table>] and [copy-<direction>:<ks>.<table>]
+// of an INI file (Python's RawConfigParser: "name = value" or "name: value",
+// names folded to lower case, '#' and ';' comment lines), later sections
+// overriding earlier ones. A path that is no file gives nothing, as in cqlsh.
+std::map<std::string, std::string> ReadConfigFile(const std::string& path,
+                                                  const std::string& direction,
+                                                  const std::string& keyspace,
+                                                  const std::string& table) {
+  std::map<std::string, std::map<std::string, std::string>> sections;
+  std::ifstream in(path);
+  std::string line, section;
+  while (std::getline(in, line)) {
+    const std::string text = Strip(line);
+    if (text.empty() || text[0] == '#' || text[0] == ';') continue;
+    if (text.front() == '[' && text.back() == ']') {
+      section = Strip(text.substr(1, text.size() - 2));
+      continue;
+    }
+    const size_t separator = text.find_first_of("=:");
+    if (separator == std::string::npos || section.empty()) continue;
+    sections[section][Lower(Strip(text.substr(0, separator)))] = Strip(text.substr(separator + 1));
+  }
+  const std::string dir = Lower(direction);
+  const std::string target = keyspace + "." + table;
+  std::map<std::string, std::string> merged;
+  for (const std::string& name :
+       {std::string("copy"), "copy-" + dir, "copy:" + target, "copy-" + dir + ":" + target}) {
+    auto it = sections.find(name);
+    if (it == sections.end()) continue;
+    for (const auto& [key, value] : it->second) merged[key] = value;
+  }
+  return merged;
+}
+
 }  // namespace
 
 Result<CopyOptions> ResolveCopyOptions(
@@ -96,6 +132,14 @@ Result<CopyOptions> ResolveCopyOptions(
     const std::vector<std::pair<std::string, std::string>>& options) {
   std::map<std::string, std::string> opts;
   for (const auto& [name, value] : options) opts[Lower(name)] = value;
+  // CONFIGFILE's options first; those of the command override them.
+  if (auto it = opts.find("configfile"); it != opts.end()) {
+    const std::string path = it->second;
+    opts.erase(it);
+    for (auto& [name, value] : ReadConfigFile(path, direction, keyspace, table)) {
+      opts.emplace(name, value);
+    }
+  }
   auto pop = [&opts](const char* name) -> std::optional<std::string> {
     auto it = opts.find(name);
     if (it == opts.end()) return std::nullopt;
@@ -215,6 +259,7 @@ Result<CopyOptions> ResolveCopyOptions(
       const std::string lower = Lower(name);
       if (opts.erase(lower) > 0) names += (names.empty() ? "" : ", ") + lower;
     }
+    for (const auto& [name, value] : opts) names += (names.empty() ? "" : ", ") + name;
     return Status::InvalidRequest("Unrecognized COPY " + direction + " options: " + names);
   }
   return out;

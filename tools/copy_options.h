@@ -63,7 +63,8 @@ struct CopyOptions {
   double report_frequency = 0.25;  // seconds between progress lines
 };
 
-// `options` as written (names in any case, values unquoted), for a COPY
+// `options` as written (names in any case, values unquoted), with those of
+// CONFIGFILE's sections under them as cqlsh reads them, for a COPY
 // of ks.table in the direction named ("FROM" or "TO"). Errors are the
 // messages cqlsh prints: "Unrecognized COPY TO options: x", Python's
 // "invalid literal for int() with base 10: 'x'", "Invalid boolean styles

@@ -4,9 +4,14 @@
 // cqlsh's option errors.
 #include <gtest/gtest.h>
 
+#include <fstream>
+
+#include "tests/support/temp_dir.h"
+
 #include "tools/copy_command.h"
 #include "tools/copy_csv.h"
 #include "tools/copy_options.h"
+#include "tools/shell_directives.h"
 
 namespace cassette::tools {
 namespace {
@@ -156,6 +161,36 @@ TEST(CopyOptionsTest, ValuesAndErrorsAsCqlshGivesThem) {
   // cqlshlib/test/test_copyutil.py test_get_ranges_murmur3: begin > end.
   EXPECT_EQ(error({{"begintoken", "1"}, {"endtoken", "-1"}}),
             "Begin token 1 must be smaller than end token -1");
+}
+
+// cassandra-dtest test_copy_options_from_config_file: sections [copy],
+// [copy-from], [copy:ks.t], [copy-from:ks.t] in that order, then the
+// command's own options.
+TEST(CopyOptionsTest, ConfigFileSections) {
+  TempDir dir;
+  const std::string path = dir.Join("cqlshrc");
+  std::ofstream(path) << "[copy]\nheader = true\nmaxrows = 1\n"
+                      << "; a comment\n[copy-from]\nmaxrows: 2\nskiprows = 3\n"
+                      << "[copy:ks.t]\nskiprows = 4\n[copy-to]\npagesize = 7\n"
+                      << "[copy-from:ks.other]\nchunksize = 9\n";
+  Result<CopyOptions> options =
+      ResolveCopyOptions("FROM", "ks", "t", {{"CONFIGFILE", path}, {"maxrows", "5"}});
+  ASSERT_TRUE(options.ok()) << options.status().ToString();
+  EXPECT_TRUE(options->header);
+  EXPECT_EQ(options->max_rows, 5);   // the command wins
+  EXPECT_EQ(options->skip_rows, 4);  // [copy:ks.t] after [copy-from]
+  EXPECT_EQ(options->page_size, 1000);
+  EXPECT_EQ(options->chunk_size, 5000);
+  // A path that is no file is ignored, as cqlsh does.
+  EXPECT_TRUE(ResolveCopyOptions("TO", "ks", "t", {{"configfile", dir.Join("none")}}).ok());
+}
+
+TEST(CopyCommandTest, ShellTakesCopyAsADirective) {
+  std::optional<Result<Directive>> directive = ParseDirective("copy ks.t TO 'x.csv';");
+  ASSERT_TRUE(directive.has_value());
+  ASSERT_TRUE(directive->ok());
+  EXPECT_EQ((*directive)->kind, Directive::Kind::kCopy);
+  EXPECT_EQ((*directive)->argument, "copy ks.t TO 'x.csv'");
 }
 
 TEST(CopyCommandTest, ParsesCqlshSyntax) {
