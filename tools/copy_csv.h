@@ -50,7 +50,8 @@ class CsvRecordReader {
   // End of input: the unfinished record, if any (an unterminated quote
   // keeps what was read, as Python does with strict=False).
   bool Finish(std::vector<std::string>* fields);
-  // The text of the record being read, for ERRFILE when it fails.
+  // Whether a record has begun and not yet ended (a quoted field open
+  // across lines, say).
   bool in_record() const { return state_ != State::kStartRecord; }
 
  private:
