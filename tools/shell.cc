@@ -5,6 +5,7 @@
 #include <chrono>
 #include <istream>
 
+#include "tools/copy_from.h"
 #include "tools/json_output.h"
 #include "tools/table_output.h"
 
@@ -129,6 +130,7 @@ Status Shell::Close() {
 }
 
 std::string Shell::Prompt() const {
+  if (copy_input_) return "[copy] ";
   if (!IsBlank(stdin_input_.pending)) return "   ... ";
   const std::string keyspace = session_ ? session_->keyspace() : std::string();
   return keyspace.empty() ? "cassette> " : "cassette:" + keyspace + "> ";
@@ -245,6 +247,10 @@ void Shell::ProcessLine(Input* input, std::string_view line) {
   ++input->line;
   if (stopped_) return;
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  if (copy_input_) {
+    FeedCopyInput(line);
+    return;
+  }
   // cqlsh's own commands end at the end of their line even without ';'.
   if (IsBlank(input->pending) && line.find(';') == std::string_view::npos && EndsAtNewline(line)) {
     input->pending.clear();
@@ -282,6 +288,7 @@ void Shell::ProcessLine(Input* input, std::string_view line) {
 }
 
 void Shell::FinishSource(Input* input) {
+  if (copy_input_) FinishCopyInput();
   if (!stopped_ && !IsBlank(input->pending)) {
     ReportFailure(Status::SyntaxError("Incomplete statement at end of file"), ErrorOrigin::kShell,
                   *input);

@@ -29,6 +29,8 @@
 
 namespace cassette::tools {
 
+class CopyFromLoader;
+
 // Where the shell writes, and whether a person is typing.
 struct ShellIo {
   std::ostream* out = nullptr;  // results (and json error lines)
@@ -171,6 +173,13 @@ class Shell {
 
   const std::string data_dir_;
   const std::optional<int64_t> clock_start_micros_;
+  // copy_shell.cc: COPY TO / COPY FROM; for COPY FROM STDIN the lines that
+  // follow are CSV until a line "\." (or ".") or the end of the input.
+  void RunCopy(const Directive& directive, const Input& input);
+  void FeedCopyInput(std::string_view line);
+  void FinishCopyInput();
+  std::unique_ptr<CopyFromLoader> copy_input_;
+
   const OutputFormat format_;
   const bool fail_fast_;
   const ShellIo io_;

@@ -35,6 +35,7 @@ constexpr std::string_view kKeywords[] = {
     "COMPACTION",
     "CONSISTENCY",
     "CONTAINS",
+    "COPY",
     "COUNTER",
     "CREATE",
     "DEFAULT",

@@ -6,6 +6,8 @@
 #include <charconv>
 #include <vector>
 
+#include "tools/copy_command.h"
+
 namespace cassette::tools {
 
 namespace {
@@ -255,6 +257,12 @@ std::string FirstWord(std::string_view text) {
 }  // namespace
 
 std::optional<Result<Directive>> ParseDirective(std::string_view statement) {
+  if (IsCopyCommand(statement)) {
+    Directive directive;
+    directive.kind = Directive::Kind::kCopy;
+    directive.argument = std::string(StripTerminator(statement));
+    return directive;
+  }
   const std::string command = FirstWord(statement);
   static constexpr std::array<const char*, 17> kCommands = {
       "FLUSH",       "COMPACT", "CLOCK",  "TRACING", "PAGING", "EXPAND",

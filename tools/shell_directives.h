@@ -1,7 +1,7 @@
 // The shell's own commands, handled before CQL (cqlsh's commands and
 // nodetool's): FLUSH, COMPACT [MAJOR], CLOCK SET/ADVANCE, TRACING, PAGING,
 // EXPAND, CONSISTENCY, SERIAL CONSISTENCY, SOURCE, CAPTURE, SHOW VERSION/HOST,
-// HELP, CLEAR/CLS, STATS, EXIT/QUIT. Keywords are
+// HELP, CLEAR/CLS, STATS, COPY, EXIT/QUIT. Keywords are
 // case-insensitive; a trailing ';' is optional.
 #pragma once
 
@@ -34,6 +34,7 @@ struct Directive {
     kHelp,     // HELP [topic ...] (topics)
     kClear,    // CLEAR / CLS
     kStats,    // STATS [ks.table]: `cassette stats` of the open database
+    kCopy,
     kExit,
   };
   Kind kind = Kind::kExit;
@@ -48,7 +49,8 @@ struct Directive {
   // PAGING <n>.
   std::optional<int32_t> page_size;
   // SOURCE, CAPTURE: the file; CONSISTENCY: the level (upper case, empty
-  // to show); SHOW: VERSION or HOST.
+  // to show); SHOW: VERSION or HOST; COPY: the whole command
+  // (tools/copy_command.h parses it).
   std::string argument;
   // HELP: the topics asked for, upper case.
   std::vector<std::string> topics;

@@ -205,6 +205,9 @@ void Shell::RunDirective(const Directive& directive, const Input& input) {
       // What `clear` writes (cqlsh runs it): cursor home, erase the screen.
       if (io_.tty) *io_.out << "\x1b[H\x1b[2J" << std::flush;
       return;
+    case Kind::kCopy:
+      RunCopy(directive, input);
+      return;
     case Kind::kExit:
       stopped_ = true;
       return;

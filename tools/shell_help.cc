@@ -37,6 +37,12 @@ constexpr std::array<HelpTopic, 18> kShellTopics = {{
      "COMPACT [ks.table];  COMPACT MAJOR [ks.table];\n"
      "  Runs the table's compaction strategy until it rests (every table when none\n"
      "  is named); MAJOR compacts all SSTables of the table into one (nodetool compact)."},
+    {"COPY",
+     "COPY <ks.table> [(<columns>)] TO '<file>' | STDOUT [WITH <option> = <value> [AND ...]];\n"
+     "COPY <ks.table> [(<columns>)] FROM '<file>' | STDIN [WITH <option> = <value> [AND ...]];\n"
+     "  Exports a table to CSV or imports CSV into it, with cqlsh's options (HEADER,\n"
+     "  DELIMITER, QUOTE, ESCAPE, NULL, DATETIMEFORMAT, MAXROWS, SKIPROWS, CHUNKSIZE,\n"
+     "  MAXPARSEERRORS, ERRFILE, ...) and value formats (docs/TOOLS.md, COPY)."},
     {"CONSISTENCY",
      "CONSISTENCY [<level>];\n"
      "  Shows or sets the consistency level (ANY, ONE, TWO, THREE, QUORUM, ALL,\n"
