@@ -42,6 +42,7 @@ struct Term {
     // elements[0] <op> elements[1], op in text: "+", "-", "*", "/", "%"
     // (Cassandra 4's term arithmetic, e.g. toTimestamp(now()) - 1h).
     kArithmetic,
+    kUserType,  // {f: a, g: b}: field_names, elements their values
   };
   // Constants as the lexer saw them.
   enum class Literal : uint8_t {
@@ -60,6 +61,7 @@ struct Term {
   int bind_index = -1;    // kBindMarker: position among the statement's markers
   std::string bind_name;  // kBindMarker: :name (empty for ?)
   std::vector<Term> elements;
+  std::vector<std::string> field_names;  // kUserType, parallel to elements
 };
 
 // One item of a SELECT clause.
@@ -73,12 +75,14 @@ struct Selector {
     kCast,       // CAST(args[0] AS cast_type)
     kTerm,       // a constant or bind marker selected as a value
     kElement,    // args[0][term]: a map's value by key, a list's or set's element
+    kField,      // args[0].field: a user type's field
   };
   Kind kind = Kind::kColumn;
   std::string column;    // kColumn, kWritetime, kTtl
   std::string function;  // kFunction (lower-cased)
   std::vector<Selector> args;
   std::string cast_type;  // kCast
+  std::string field;      // kField
   std::optional<Term> term;
   std::string alias;  // AS alias (empty: none)
   // Superseded by kElement (the parser produces kElement; never set).
@@ -165,9 +169,11 @@ struct Assignment {
     kAdd,         // c = c + value (collections: append/union; counters: increment)
     kSubtract,    // c = c - value (collections: remove; counters: decrement)
     kPrepend,     // c = value + c (lists)
+    kSetField,    // c.field = value (user types)
   };
   Kind kind = Kind::kSet;
   std::string column;
+  std::string field;  // kSetField
   Term value;
   std::optional<Term> key;  // kSetElement
 };
@@ -185,6 +191,7 @@ struct UpdateStatement {
 struct DeleteTarget {
   std::string column;
   std::optional<Term> element;
+  std::string field;  // DELETE c.field (user types)
 };
 
 struct DeleteStatement {
@@ -248,6 +255,20 @@ struct AlterTableStatement {
   std::optional<UsingClause> using_clause;                  // DROP ... USING TIMESTAMP t
 };
 
+// CREATE TYPE, ALTER TYPE, DROP TYPE.
+struct UserTypeStatement {
+  enum class Kind : uint8_t { kCreate, kAddField, kRenameFields, kAlterField, kDrop };
+  Kind kind = Kind::kCreate;
+  QualifiedName type;
+  bool if_not_exists = false;  // CREATE TYPE IF NOT EXISTS
+  bool if_exists = false;      // ALTER / DROP TYPE IF EXISTS
+  // ALTER TYPE ... ADD IF NOT EXISTS / RENAME IF EXISTS
+  bool if_field_not_exists = false;
+  bool if_field_exists = false;
+  std::vector<ColumnDeclaration> fields;  // kCreate: every field; kAddField: the new one
+  std::vector<std::pair<std::string, std::string>> renames;  // kRenameFields
+};
+
 struct AlterKeyspaceStatement {
   std::string keyspace;
   std::vector<Property> properties;
@@ -273,10 +294,10 @@ struct UseStatement {
 
 // DESCRIBE (cqlsh's and Cassandra 4's server-side DESCRIBE).
 struct DescribeStatement {
-  enum class Kind : uint8_t { kKeyspaces, kKeyspace, kTables, kTable, kSchema };
+  enum class Kind : uint8_t { kKeyspaces, kKeyspace, kTables, kTable, kSchema, kTypes, kType };
   Kind kind = Kind::kKeyspaces;
   std::string keyspace;  // kKeyspace (empty: the current one)
-  QualifiedName table;   // kTable
+  QualifiedName table;   // kTable; kType: the type's name
   // kTable from `DESCRIBE <name>` (no KEYSPACE/TABLE word): cqlsh describes
   // the keyspace of that name if there is one, else the table.
   bool keyspace_or_table = false;
@@ -286,7 +307,7 @@ using Statement =
     std::variant<SelectStatement, InsertStatement, UpdateStatement, DeleteStatement, BatchStatement,
                  CreateKeyspaceStatement, AlterKeyspaceStatement, DropKeyspaceStatement,
                  CreateTableStatement, AlterTableStatement, DropTableStatement, TruncateStatement,
-                 UseStatement, DescribeStatement>;
+                 UseStatement, DescribeStatement, UserTypeStatement>;
 
 // A parsed statement with what binding needs: its markers in order.
 struct ParsedStatement {

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "engine/cql/lexer.h"
+#include "engine/cql/parser_types.h"
 #include "engine/cql/reserved_keywords.h"
 
 namespace cassette::cql {
@@ -348,6 +349,10 @@ class Parser {
 
   bool ParseAssignment(Assignment* a) {
     if (!Name(&a->column)) return false;
+    if (AcceptSymbol(".")) {  // c.field = value (user types)
+      a->kind = Assignment::Kind::kSetField;
+      return Name(&a->field) && ExpectSymbol("=") && ParseTerm(&a->value);
+    }
     if (AcceptSymbol("[")) {
       Term key;
       if (!ParseTerm(&key) || !ExpectSymbol("]")) return false;
@@ -388,7 +393,8 @@ class Parser {
       do {
         DeleteTarget target;
         if (!Name(&target.column)) return false;
-        if (AcceptSymbol("[")) {
+        if (AcceptSymbol(".") && !Name(&target.field)) return false;  // DELETE c.field
+        if (target.field.empty() && AcceptSymbol("[")) {
           Term element;
           if (!ParseTerm(&element) || !ExpectSymbol("]")) return false;
           target.element = std::move(element);
@@ -1136,6 +1142,9 @@ class Parser {
       out->kind = Term::Kind::kEmptyBraces;
       return true;
     }
+    if (IsName() && IsSymbol(":", 1) && !IsConstantWord(Peek().value)) {
+      return UserTypeLiteral(out);
+    }
     Term first;
     if (!ParseTerm(&first)) return false;
     const bool is_map = IsSymbol(":");
@@ -1157,6 +1166,19 @@ class Parser {
         out->elements.push_back(std::move(value));
       }
     }
+    return ExpectSymbol("}");
+  }
+
+  // {field: value, ...} after the '{' (a user type's value).
+  bool UserTypeLiteral(Term* out) {
+    out->kind = Term::Kind::kUserType;
+    do {
+      std::string field;
+      Term value;
+      if (!Name(&field) || !ExpectSymbol(":") || !ParseTerm(&value)) return false;
+      out->field_names.push_back(std::move(field));
+      out->elements.push_back(std::move(value));
+    } while (AcceptSymbol(","));
     return ExpectSymbol("}");
   }
 
@@ -1209,6 +1231,10 @@ class Parser {
     const std::string word = Take().value;
     if (!IsCollectionTypeWord(word)) {
       *out = word;
+      if (IsSymbol(".") && IsName(1)) {  // ks.user_type
+        Take();
+        *out += "." + Take().value;
+      }
       return true;
     }
     if (!ExpectSymbol("<")) return false;
@@ -1318,6 +1344,15 @@ class Parser {
       out->kind = Selector::Kind::kColumn;
       out->column = Take().value;
       out->source_text = out->column;
+      while (IsSymbol(".") && IsName(1)) {  // c.field (user types), maybe nested
+        Take();
+        Selector operand = std::move(*out);
+        *out = Selector();
+        out->kind = Selector::Kind::kField;
+        out->field = Take().value;
+        out->source_text = operand.source_text + "." + out->field;
+        out->args.push_back(std::move(operand));
+      }
       if (AcceptSymbol("[")) {
         // c[key]: an element selector over the column selector.
         const size_t key_first = position_;
@@ -1367,6 +1402,7 @@ class Parser {
 Result<ParsedStatement> ParseStatement(std::string_view text) {
   Result<std::vector<Token>> tokens = Tokenize(text);
   if (!tokens.ok()) return tokens.status();
+  if (IsUserTypeStatement(*tokens)) return ParseUserTypeStatement(text, *tokens);
   return Parser(text, std::move(tokens).value()).Run();
 }
 
