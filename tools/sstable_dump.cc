@@ -154,7 +154,20 @@ class JsonDumper {
     const DataType* value_type = definition == nullptr ? nullptr : &definition->type;
     if (!cell.path.empty()) {
       std::string path_text = HexBytes(cell.path);
-      if (value_type != nullptr && value_type->IsMultiCell()) {
+      if (value_type != nullptr && value_type->IsMultiCell() && value_type->IsUserType()) {
+        // A user type's field cell: its path is the field's position.
+        std::string_view in(cell.path);
+        std::string position;
+        const DataType* field_type = nullptr;
+        if (DecodeComparable(DataType::Smallint(), false, &in, &position).ok() && in.empty()) {
+          const int64_t field = ValueView(DataType::Smallint(), position).AsInt64();
+          if (field >= 0 && static_cast<size_t>(field) < value_type->params().size()) {
+            path_text = value_type->field_names()[static_cast<size_t>(field)];
+            field_type = &value_type->params()[static_cast<size_t>(field)];
+          }
+        }
+        value_type = field_type;
+      } else if (value_type != nullptr && value_type->IsMultiCell()) {
         const DataType path_type =
             value_type->kind() == TypeKind::kList ? DataType::Timeuuid() : value_type->params()[0];
         std::string_view in(cell.path);

@@ -42,6 +42,7 @@ struct Term {
     // elements[0] <op> elements[1], op in text: "+", "-", "*", "/", "%"
     // (Cassandra 4's term arithmetic, e.g. toTimestamp(now()) - 1h).
     kArithmetic,
+    kUserType,  // {f: a, g: b}: field_names, elements their values
   };
   // Constants as the lexer saw them.
   enum class Literal : uint8_t {
@@ -60,6 +61,7 @@ struct Term {
   int bind_index = -1;    // kBindMarker: position among the statement's markers
   std::string bind_name;  // kBindMarker: :name (empty for ?)
   std::vector<Term> elements;
+  std::vector<std::string> field_names;  // kUserType, parallel to elements
 };
 
 // One item of a SELECT clause.
@@ -75,6 +77,7 @@ struct Selector {
     kElement,    // args[0][term]: a map's value by key, a list's or set's element
     kSlice,      // args[0][term..slice_end]: a set's elements or a map's entries in a
                  // key range (either bound may be absent)
+    kField,      // args[0].field: a user type's field
   };
   Kind kind = Kind::kColumn;
   // kColumn, kWritetime, kTtl; WRITETIME(s[k]) and TTL(m[a..b]) also
@@ -83,6 +86,7 @@ struct Selector {
   std::string function;  // kFunction (lower-cased)
   std::vector<Selector> args;
   std::string cast_type;  // kCast
+  std::string field;      // kField
   std::optional<Term> term;
   std::optional<Term> slice_end;  // kSlice's upper bound (term is its lower)
   std::string alias;              // AS alias (empty: none)
@@ -170,9 +174,11 @@ struct Assignment {
     kAdd,         // c = c + value (collections: append/union; counters: increment)
     kSubtract,    // c = c - value (collections: remove; counters: decrement)
     kPrepend,     // c = value + c (lists)
+    kSetField,    // c.field = value (user types)
   };
   Kind kind = Kind::kSet;
   std::string column;
+  std::string field;  // kSetField
   Term value;
   std::optional<Term> key;  // kSetElement
 };
@@ -190,6 +196,7 @@ struct UpdateStatement {
 struct DeleteTarget {
   std::string column;
   std::optional<Term> element;
+  std::string field;  // DELETE c.field (user types)
 };
 
 struct DeleteStatement {
@@ -253,6 +260,20 @@ struct AlterTableStatement {
   std::optional<UsingClause> using_clause;                  // DROP ... USING TIMESTAMP t
 };
 
+// CREATE TYPE, ALTER TYPE, DROP TYPE.
+struct UserTypeStatement {
+  enum class Kind : uint8_t { kCreate, kAddField, kRenameFields, kAlterField, kDrop };
+  Kind kind = Kind::kCreate;
+  QualifiedName type;
+  bool if_not_exists = false;  // CREATE TYPE IF NOT EXISTS
+  bool if_exists = false;      // ALTER / DROP TYPE IF EXISTS
+  // ALTER TYPE ... ADD IF NOT EXISTS / RENAME IF EXISTS
+  bool if_field_not_exists = false;
+  bool if_field_exists = false;
+  std::vector<ColumnDeclaration> fields;  // kCreate: every field; kAddField: the new one
+  std::vector<std::pair<std::string, std::string>> renames;  // kRenameFields
+};
+
 struct AlterKeyspaceStatement {
   std::string keyspace;
   std::vector<Property> properties;
@@ -278,10 +299,10 @@ struct UseStatement {
 
 // DESCRIBE (cqlsh's and Cassandra 4's server-side DESCRIBE).
 struct DescribeStatement {
-  enum class Kind : uint8_t { kKeyspaces, kKeyspace, kTables, kTable, kSchema };
+  enum class Kind : uint8_t { kKeyspaces, kKeyspace, kTables, kTable, kSchema, kTypes, kType };
   Kind kind = Kind::kKeyspaces;
   std::string keyspace;  // kKeyspace (empty: the current one)
-  QualifiedName table;   // kTable
+  QualifiedName table;   // kTable; kType: the type's name
   // kTable from `DESCRIBE <name>` (no KEYSPACE/TABLE word): cqlsh describes
   // the keyspace of that name if there is one, else the table.
   bool keyspace_or_table = false;
@@ -291,7 +312,7 @@ using Statement =
     std::variant<SelectStatement, InsertStatement, UpdateStatement, DeleteStatement, BatchStatement,
                  CreateKeyspaceStatement, AlterKeyspaceStatement, DropKeyspaceStatement,
                  CreateTableStatement, AlterTableStatement, DropTableStatement, TruncateStatement,
-                 UseStatement, DescribeStatement>;
+                 UseStatement, DescribeStatement, UserTypeStatement>;
 
 // A parsed statement with what binding needs: its markers in order.
 struct ParsedStatement {

@@ -94,6 +94,39 @@ std::string DescribeKeyspaceCql(const KeyspaceSchema& keyspace) {
          "  AND durable_writes = " + (keyspace.durable_writes ? "true" : "false") + ";";
 }
 
+std::string DescribeUserTypeCql(const DataType& type) {
+  std::string out = "CREATE TYPE " + QuoteIdentifierIfNeeded(type.udt_keyspace()) + "." +
+                    QuoteIdentifierIfNeeded(type.udt_name()) + " (\n";
+  for (size_t i = 0; i < type.params().size(); ++i) {
+    out += "    " + QuoteIdentifierIfNeeded(type.field_names()[i]) + " " +
+           type.params()[i].ToString() + (i + 1 < type.params().size() ? ",\n" : "\n");
+  }
+  return out + ");";
+}
+
+std::vector<const DataType*> UserTypesInDescribeOrder(const KeyspaceSchema& keyspace) {
+  std::map<std::string, const DataType*> pending;
+  for (const DataType& type : keyspace.user_types) pending[type.udt_name()] = &type;
+  std::vector<const DataType*> ordered;
+  while (!pending.empty()) {
+    // The first type by name that uses no type still pending.
+    auto next = pending.begin();
+    for (auto it = pending.begin(); it != pending.end(); ++it) {
+      bool ready = true;
+      for (const auto& [name, other] : pending) {
+        if (name != it->first && it->second->References(keyspace.name, name)) ready = false;
+      }
+      if (ready) {
+        next = it;
+        break;
+      }
+    }
+    ordered.push_back(next->second);
+    pending.erase(next);
+  }
+  return ordered;
+}
+
 std::string DescribeTableCql(const TableSchema& table) {
   std::string out = "CREATE TABLE " + QuoteIdentifierIfNeeded(table.keyspace()) + "." +
                     QuoteIdentifierIfNeeded(table.name()) + " (\n";

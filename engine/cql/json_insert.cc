@@ -301,6 +301,30 @@ Result<Value> FromJsonCollection(const DataType& type, const JsonValue& json) {
     return FromJsonCollection(type, inner);
   }
   const TypeKind kind = type.kind();
+  if (kind == TypeKind::kUdt) {  // UserType.fromJSONObject: fields by name, missing ones null
+    if (json.kind != JsonValue::Kind::kObject) {
+      return Status::InvalidRequest("Expected a map, but got a " + JavaClass(json) + ": " +
+                                    JsonText(json));
+    }
+    std::vector<std::optional<std::string>> fields(type.params().size());
+    for (size_t m = 0; m < json.names.size(); ++m) {
+      std::string name = json.names[m];
+      if (name.size() >= 2 && name.front() == '"' && name.back() == '"') {
+        name = name.substr(1, name.size() - 2);
+      } else {
+        for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      }
+      const int field = type.FieldIndex(name);
+      if (field < 0) {
+        return Status::InvalidRequest("Unknown field '" + name +
+                                      "' in value of user defined type " + type.udt_name());
+      }
+      const size_t index = static_cast<size_t>(field);
+      CASSETTE_ASSIGN_OR_RETURN(Value v, FromJson(type.params()[index], json.items[m]));
+      if (!v.is_null()) fields[index] = v.bytes();
+    }
+    return Value::FromBytes(type, SerializeTuple(fields));
+  }
   if (kind == TypeKind::kMap) {
     if (json.kind != JsonValue::Kind::kObject) {
       return Status::InvalidRequest("Expected a map, but got a " + JavaClass(json) + ": " +
@@ -367,7 +391,7 @@ Result<Value> FromJsonCollection(const DataType& type, const JsonValue& json) {
 
 Result<Value> FromJson(const DataType& type, const JsonValue& json) {
   if (json.kind == JsonValue::Kind::kNull) return Value::Null(type);
-  if (type.IsCollection() || type.kind() == TypeKind::kTuple) {
+  if (type.IsCollection() || type.kind() == TypeKind::kTuple || type.kind() == TypeKind::kUdt) {
     return FromJsonCollection(type, json);
   }
   switch (type.kind()) {

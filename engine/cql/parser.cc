@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "engine/cql/lexer.h"
+#include "engine/cql/parser_types.h"
 #include "engine/cql/reserved_keywords.h"
 
 namespace cassette::cql {
@@ -348,6 +349,10 @@ class Parser {
 
   bool ParseAssignment(Assignment* a) {
     if (!Name(&a->column)) return false;
+    if (AcceptSymbol(".")) {  // c.field = value (user types)
+      a->kind = Assignment::Kind::kSetField;
+      return Name(&a->field) && ExpectSymbol("=") && ParseTerm(&a->value);
+    }
     if (AcceptSymbol("[")) {
       Term key;
       if (!ParseTerm(&key) || !ExpectSymbol("]")) return false;
@@ -394,7 +399,8 @@ class Parser {
       do {
         DeleteTarget target;
         if (!Name(&target.column)) return false;
-        if (AcceptSymbol("[")) {
+        if (AcceptSymbol(".") && !Name(&target.field)) return false;  // DELETE c.field
+        if (target.field.empty() && AcceptSymbol("[")) {
           Term element;
           if (!ParseTerm(&element) || !ExpectSymbol("]")) return false;
           target.element = std::move(element);
@@ -1142,6 +1148,9 @@ class Parser {
       out->kind = Term::Kind::kEmptyBraces;
       return true;
     }
+    if (IsName() && IsSymbol(":", 1) && !IsConstantWord(Peek().value)) {
+      return UserTypeLiteral(out);
+    }
     Term first;
     if (!ParseTerm(&first)) return false;
     const bool is_map = IsSymbol(":");
@@ -1163,6 +1172,19 @@ class Parser {
         out->elements.push_back(std::move(value));
       }
     }
+    return ExpectSymbol("}");
+  }
+
+  // {field: value, ...} after the '{' (a user type's value).
+  bool UserTypeLiteral(Term* out) {
+    out->kind = Term::Kind::kUserType;
+    do {
+      std::string field;
+      Term value;
+      if (!Name(&field) || !ExpectSymbol(":") || !ParseTerm(&value)) return false;
+      out->field_names.push_back(std::move(field));
+      out->elements.push_back(std::move(value));
+    } while (AcceptSymbol(","));
     return ExpectSymbol("}");
   }
 
@@ -1215,6 +1237,10 @@ class Parser {
     const std::string word = Take().value;
     if (!IsCollectionTypeWord(word)) {
       *out = word;
+      if (IsSymbol(".") && IsName(1)) {  // ks.user_type
+        Take();
+        *out += "." + Take().value;
+      }
       return true;
     }
     if (!ExpectSymbol("<")) return false;
@@ -1342,13 +1368,24 @@ class Parser {
     return NoViable();
   }
 
-  // A column, then any element (c[key]) or slice (c[a..b], c[..b],
-  // c[a..]) selections over it, each over the one before.
+  // A column, then any field (u.f), element (c[key]) or slice (c[a..b],
+  // c[..b], c[a..]) selections over it, each over the one before.
   bool ColumnSelector(Selector* out) {
     out->kind = Selector::Kind::kColumn;
     if (!Name(&out->column)) return false;
     out->source_text = out->column;
-    while (AcceptSymbol("[")) {
+    while (true) {
+      if (IsSymbol(".") && IsName(1)) {  // c.field (user types), maybe nested
+        Take();
+        Selector operand = std::move(*out);
+        *out = Selector();
+        out->kind = Selector::Kind::kField;
+        out->field = Take().value;
+        out->source_text = operand.source_text + "." + out->field;
+        out->args.push_back(std::move(operand));
+        continue;
+      }
+      if (!AcceptSymbol("[")) break;
       const size_t first = position_;
       Selector collection = std::move(*out);
       *out = Selector();
@@ -1409,6 +1446,7 @@ class Parser {
 Result<ParsedStatement> ParseStatement(std::string_view text) {
   Result<std::vector<Token>> tokens = Tokenize(text);
   if (!tokens.ok()) return tokens.status();
+  if (IsUserTypeStatement(*tokens)) return ParseUserTypeStatement(text, *tokens);
   return Parser(text, std::move(tokens).value()).Run();
 }
 

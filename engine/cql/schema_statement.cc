@@ -53,8 +53,12 @@ Status CheckTableExists(const ExecutionContext& context, const std::string& keys
   return Status::OK();
 }
 
-Result<DataType> ParseColumnType(const ColumnDeclaration& column) {
-  return DataType::Parse(column.type);
+// A column's type; other names than CQL's are the keyspace's user types.
+Result<DataType> ParseColumnType(const ColumnDeclaration& column, const ExecutionContext& context,
+                                 const std::string& keyspace) {
+  Result<KeyspaceSchema> schema = context.db->GetKeyspace(keyspace);
+  if (!schema.ok()) return DataType::Parse(column.type);
+  return DataType::Parse(column.type, keyspace, schema->user_types);
 }
 
 // CreateTableStatement's key and CLUSTERING ORDER checks.
@@ -129,7 +133,7 @@ Result<int64_t> DropTimestamp(const AlterTableStatement& statement,
 
 struct DescribedObject {
   std::string keyspace;
-  std::string type;  // "keyspace" or "table"
+  std::string type;  // "keyspace", "type" or "table"
   std::string name;
   std::string create_statement;
 };
@@ -160,6 +164,10 @@ Result<std::vector<DescribedObject>> DescribeKeyspaceObjects(const ExecutionCont
   auto keyspace = context.db->GetKeyspace(name);
   if (!keyspace.ok()) return KeyspaceNotFound(name);
   std::vector<DescribedObject> objects = {{name, "keyspace", name, DescribeKeyspaceCql(*keyspace)}};
+  // Types before tables, as Cassandra's DESCRIBE KEYSPACE lists them.
+  for (const DataType* type : UserTypesInDescribeOrder(*keyspace)) {
+    objects.push_back({name, "type", type->udt_name(), DescribeUserTypeCql(*type)});
+  }
   CASSETTE_ASSIGN_OR_RETURN(std::vector<std::string> tables, context.db->ListTables(name));
   for (const std::string& table : tables) {
     CASSETTE_ASSIGN_OR_RETURN(TableSchema schema, context.db->GetTable(name, table));
@@ -206,6 +214,31 @@ Result<CqlResult> DescribeTables(const ExecutionContext& context) {
     std::vector<DescribedObject> objects;
     for (const std::string& table : *tables) objects.push_back({keyspace, "table", table, ""});
     if (keyspaces.size() > 1 || context.keyspace == nullptr || context.keyspace->empty()) {
+      const std::string heading = "Keyspace " + QuoteIdentifierIfNeeded(keyspace);
+      text += (text.empty() ? "" : "\n") + heading + "\n" + std::string(heading.size(), '-') + "\n";
+    }
+    text += NamesText(objects);
+    all.insert(all.end(), objects.begin(), objects.end());
+  }
+  return DescribeResult(all, /*with_statements=*/false, std::move(text));
+}
+
+// DESCRIBE TYPES: the current keyspace's type names, or every keyspace's
+// under a heading, as DESCRIBE TABLES.
+Result<CqlResult> DescribeTypes(const ExecutionContext& context) {
+  const bool current = context.keyspace != nullptr && !context.keyspace->empty();
+  std::vector<std::string> keyspaces =
+      current ? std::vector<std::string>{*context.keyspace} : context.db->ListKeyspaces();
+  std::vector<DescribedObject> all;
+  std::string text;
+  for (const std::string& keyspace : keyspaces) {
+    auto schema = context.db->GetKeyspace(keyspace);
+    if (!schema.ok()) return KeyspaceNotFound(keyspace);
+    std::vector<DescribedObject> objects;
+    for (const DataType* type : UserTypesInDescribeOrder(*schema)) {
+      objects.push_back({keyspace, "type", type->udt_name(), ""});
+    }
+    if (!current) {
       const std::string heading = "Keyspace " + QuoteIdentifierIfNeeded(keyspace);
       text += (text.empty() ? "" : "\n") + heading + "\n" + std::string(heading.size(), '-') + "\n";
     }
@@ -283,7 +316,7 @@ Result<CqlResult> ExecuteCreateTable(const CreateTableStatement& statement,
   std::map<std::string, DataType> types;
   std::set<std::string> statics;
   for (const ColumnDeclaration& column : statement.columns) {
-    CASSETTE_ASSIGN_OR_RETURN(DataType type, ParseColumnType(column));
+    CASSETTE_ASSIGN_OR_RETURN(DataType type, ParseColumnType(column, context, keyspace));
     types.emplace(column.name, std::move(type));
     if (column.is_static) statics.insert(column.name);
   }
@@ -325,7 +358,7 @@ Result<CqlResult> ExecuteAlterTable(const AlterTableStatement& statement,
     case AlterTableStatement::Kind::kAdd: {
       std::vector<ColumnDefinition> columns;
       for (const ColumnDeclaration& declaration : statement.add) {
-        CASSETTE_ASSIGN_OR_RETURN(DataType type, ParseColumnType(declaration));
+        CASSETTE_ASSIGN_OR_RETURN(DataType type, ParseColumnType(declaration, context, keyspace));
         ColumnDefinition column;
         column.name = declaration.name;
         column.type = std::move(type);
@@ -419,6 +452,22 @@ Result<CqlResult> ExecuteDescribe(const DescribeStatement& statement,
       }
       std::vector<DescribedObject> objects = {
           {keyspace, "table", statement.table.name, DescribeTableCql(*schema)}};
+      return DescribeResult(objects, /*with_statements=*/true, StatementsText(objects));
+    }
+    case Kind::kTypes:
+      return DescribeTypes(context);
+    case Kind::kType: {
+      CASSETTE_ASSIGN_OR_RETURN(std::string keyspace,
+                                DescribedKeyspace(statement.table.keyspace, context));
+      auto schema = context.db->GetKeyspace(keyspace);
+      if (!schema.ok()) return KeyspaceNotFound(keyspace);
+      const DataType* type = schema->FindUserType(statement.table.name);
+      if (type == nullptr) {
+        return Status::InvalidRequest("User defined type '" + statement.table.name +
+                                      "' not found in '" + keyspace + "'");
+      }
+      std::vector<DescribedObject> objects = {
+          {keyspace, "type", type->udt_name(), DescribeUserTypeCql(*type)}};
       return DescribeResult(objects, /*with_statements=*/true, StatementsText(objects));
     }
     case Kind::kSchema: {

@@ -179,6 +179,23 @@ class CastNode : public ComputedNode {
   }
 };
 
+// udt.field: one field of a user type value (null when the value is).
+class FieldNode : public ComputedNode {
+ public:
+  FieldNode(DataType type, std::vector<SelectorNodePtr> args, size_t field)
+      : ComputedNode(std::move(type), std::move(args)), field_(field) {}
+
+ protected:
+  Result<Value> Compute(const std::vector<Value>& args) override {
+    std::vector<Value> fields = args[0].Elements();
+    if (field_ >= fields.size()) return Value::Null(type());
+    return std::move(fields[field_]);
+  }
+
+ private:
+  size_t field_;
+};
+
 Result<const ColumnDefinition*> FindColumn(const TableSchema& schema, const std::string& name) {
   const ColumnDefinition* column = schema.Find(name);
   if (column == nullptr) {
@@ -270,6 +287,25 @@ Result<SelectorNodePtr> BuildFunction(const Selector& selector, SelectionContext
       std::make_unique<FunctionNode>(function, std::move(nodes), function_context));
 }
 
+// Selectable.WithFieldSelection's checks and messages.
+Result<SelectorNodePtr> BuildField(SelectorNodePtr value, const std::string& text,
+                                   const std::string& field, SelectionContext* selection) {
+  (void)selection;
+  const DataType type = value->type();
+  if (!type.IsUserType()) {
+    return Status::InvalidRequest("Invalid field selection: " + text + " of type " +
+                                  type.ToString() + " is not a user type");
+  }
+  const int index = type.FieldIndex(field);
+  if (index < 0) {
+    return Status::InvalidRequest(text + " of type " + type.ToString() + " has no field " + field);
+  }
+  std::vector<SelectorNodePtr> args;
+  args.push_back(std::move(value));
+  return SelectorNodePtr(std::make_unique<FieldNode>(type.params()[static_cast<size_t>(index)],
+                                                     std::move(args), static_cast<size_t>(index)));
+}
+
 }  // namespace
 
 Result<SelectorNodePtr> BuildSelector(const Selector& selector, SelectionContext* selection) {
@@ -331,6 +367,12 @@ Result<SelectorNodePtr> BuildSelector(const Selector& selector, SelectionContext
       return BuildSliceSelector(std::move(collection), ResultColumnName(selector.args[0]),
                                 selector.term, selector.slice_end, selection);
     }
+    case Selector::Kind::kField: {
+      if (selector.args.size() != 1) return Status::InvalidRequest("Invalid field selection");
+      CASSETTE_ASSIGN_OR_RETURN(SelectorNodePtr value, BuildSelector(selector.args[0], selection));
+      return BuildField(std::move(value), ResultColumnName(selector.args[0]), selector.field,
+                        selection);
+    }
   }
   return Status::InvalidRequest("Invalid selector");
 }
@@ -372,6 +414,8 @@ std::string ResultColumnName(const Selector& selector) {
     case Selector::Kind::kSlice:
       return joined_args() + "[" + (selector.term ? selector.term->text : "") + ".." +
              (selector.slice_end ? selector.slice_end->text : "") + "]";
+    case Selector::Kind::kField:
+      return joined_args() + "." + selector.field;
     case Selector::Kind::kCountStar:
       break;
   }

@@ -12,6 +12,7 @@
 #include "engine/cql/plan_cache.h"
 #include "engine/cql/schema_statement.h"
 #include "engine/cql/select_statement.h"
+#include "engine/cql/user_type_statement.h"
 
 namespace cassette {
 
@@ -50,6 +51,7 @@ Result<CqlResult> Dispatch(const cql::Statement& statement, const cql::Execution
           [&](const TruncateStatement& s) { return ExecuteTruncate(s, context); },
           [&](const UseStatement& s) { return ExecuteUse(s, context); },
           [&](const DescribeStatement& s) { return ExecuteDescribe(s, context); },
+          [&](const UserTypeStatement& s) { return ExecuteUserTypeStatement(s, context); },
       },
       statement);
 }

@@ -76,7 +76,8 @@ std::optional<DataType> PreferredType(const Term& constant) {
 // Constants.Literal.testAssignment: which receiver types each kind of
 // constant may be written to.
 Assignability ConstantAssignability(const Term& constant, const DataType& receiver) {
-  if (receiver.IsCollection() || receiver.kind() == TypeKind::kTuple) {
+  if (receiver.IsCollection() || receiver.kind() == TypeKind::kTuple ||
+      receiver.kind() == TypeKind::kUdt) {
     return Assignability::kNotAssignable;
   }
   const std::optional<DataType> preferred = PreferredType(constant);
@@ -174,6 +175,18 @@ Assignability TestAssignment(const Term& term, const DataType& receiver,
                   ElementsFit(term.elements, 1, 2, receiver.params()[1], context));
     case Term::Kind::kEmptyBraces:
       return Fits(k == TypeKind::kSet || k == TypeKind::kMap);
+    case Term::Kind::kUserType: {
+      if (k != TypeKind::kUdt) return Assignability::kNotAssignable;
+      for (size_t i = 0; i < term.elements.size(); ++i) {
+        const int field = receiver.FieldIndex(term.field_names[i]);
+        if (field < 0 ||
+            TestAssignment(term.elements[i], receiver.params()[static_cast<size_t>(field)],
+                           context) == Assignability::kNotAssignable) {
+          return Assignability::kNotAssignable;
+        }
+      }
+      return Assignability::kWeaklyAssignable;
+    }
     case Term::Kind::kTuple: {
       if (k != TypeKind::kTuple || term.elements.size() > receiver.params().size()) {
         return Assignability::kNotAssignable;
@@ -416,6 +429,49 @@ Result<Value> EvaluateTuple(const Term& term, const DataType& receiver,
   return Value::FromBytes(receiver, SerializeTuple(serialized));
 }
 
+// {f: v, ...} for a user type (UserTypes.Literal): fields in any order,
+// missing ones null; every field is serialized.
+Result<Value> EvaluateUserType(const Term& term, const DataType& receiver,
+                               std::string_view receiver_name, const ExecutionContext& context) {
+  if (receiver.kind() != TypeKind::kUdt) {
+    return Invalid("Invalid user type literal for " + Name(receiver_name) + " of type " +
+                   receiver.ToString());
+  }
+  std::vector<const Term*> by_field(receiver.params().size(), nullptr);
+  for (size_t i = 0; i < term.elements.size(); ++i) {
+    const int field = receiver.FieldIndex(term.field_names[i]);
+    if (field < 0) {
+      return Invalid("Unknown field '" + term.field_names[i] + "' in value of user defined type " +
+                     receiver.udt_name());
+    }
+    by_field[static_cast<size_t>(field)] = &term.elements[i];
+  }
+  for (size_t i = 0; i < by_field.size(); ++i) {
+    if (by_field[i] != nullptr && TestAssignment(*by_field[i], receiver.params()[i], context) ==
+                                      Assignability::kNotAssignable) {
+      return Invalid("Invalid user type literal for " + Name(receiver_name) + ": field " +
+                     receiver.field_names()[i] + " is not of type " +
+                     receiver.params()[i].ToString());
+    }
+  }
+  std::vector<std::optional<std::string>> serialized;
+  for (size_t i = 0; i < by_field.size(); ++i) {
+    if (by_field[i] == nullptr) {
+      serialized.emplace_back(std::nullopt);
+      continue;
+    }
+    const std::string name = Name(receiver_name) + "." + receiver.field_names()[i];
+    CASSETTE_ASSIGN_OR_RETURN(Value v,
+                              EvaluateTerm(*by_field[i], receiver.params()[i], name, context));
+    if (v.is_null()) {
+      serialized.emplace_back(std::nullopt);
+    } else {
+      serialized.emplace_back(v.bytes());
+    }
+  }
+  return Value::FromBytes(receiver, SerializeTuple(serialized));
+}
+
 // A value of some type given to a receiver it is value-compatible with.
 Value Retype(const Value& v, const DataType& receiver) {
   return v.is_null() ? Value::Null(receiver) : Value::FromBytes(receiver, v.bytes());
@@ -593,6 +649,8 @@ Result<Value> EvaluateTerm(const Term& term, const DataType& receiver,
       return EvaluateMap(term, receiver, receiver_name, context);
     case Term::Kind::kTuple:
       return EvaluateTuple(term, receiver, receiver_name, context);
+    case Term::Kind::kUserType:
+      return EvaluateUserType(term, receiver, receiver_name, context);
     case Term::Kind::kFunction:
       return EvaluateFunction(term, receiver, receiver_name, context);
     case Term::Kind::kCast:

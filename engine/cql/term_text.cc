@@ -40,6 +40,14 @@ std::string TermSourceText(const Term& term) {
     }
     case Term::Kind::kEmptyBraces:
       return "{}";
+    case Term::Kind::kUserType: {
+      std::string out = "{";
+      for (size_t i = 0; i < term.elements.size() && i < term.field_names.size(); ++i) {
+        if (i > 0) out += ", ";
+        out += term.field_names[i] + ": " + TermSourceText(term.elements[i]);
+      }
+      return out + "}";
+    }
     case Term::Kind::kTuple:
       return "(" + JoinTexts(term.elements) + ")";
     case Term::Kind::kFunction:

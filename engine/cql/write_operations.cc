@@ -42,6 +42,8 @@ std::string AssignmentText(const Assignment& a) {
       return a.column + " = " + a.column + " - " + TermSourceText(a.value);
     case Assignment::Kind::kPrepend:
       return a.column + " = " + TermSourceText(a.value) + " - " + a.column;
+    case Assignment::Kind::kSetField:
+      return a.column + "." + a.field + " = " + TermSourceText(a.value);
   }
   return a.column;
 }
@@ -58,11 +60,39 @@ Result<int64_t> CounterDelta(const ColumnDefinition& column, const Term& term,
   return v.AsInt64();
 }
 
+// One field of a non-frozen user type column, written (or, with a null
+// value, deleted) as the cell at that field's position.
+ColumnWrite FieldWrite(const ColumnDefinition& column, int field, Value value) {
+  ColumnWrite write = WriteOf(column, ColumnWrite::Kind::kMapPut);
+  write.key = Value::Smallint(static_cast<int16_t>(field));
+  write.value = std::move(value);
+  return write;
+}
+
+// Operation.SetField's checks and messages.
+Result<ColumnWrite> PrepareFieldAssignment(const ColumnDefinition& column, const Assignment& a,
+                                           const ExecutionContext& context) {
+  const DataType& type = column.type;
+  if (!type.IsUserType()) return InvalidOperation(a, "non-UDT column");
+  if (!type.IsMultiCell()) return InvalidOperation(a, "frozen UDT column");
+  const int field = type.FieldIndex(a.field);
+  if (field < 0) {
+    return Status::InvalidRequest("UDT column " + column.name + " does not have a field named " +
+                                  a.field);
+  }
+  CASSETTE_ASSIGN_OR_RETURN(Value v,
+                            EvaluateTerm(a.value, type.params()[static_cast<size_t>(field)],
+                                         column.name + "." + a.field, context));
+  return FieldWrite(column, field, std::move(v));
+}
+
 Result<ColumnWrite> PrepareAssignment(const ColumnDefinition& column, const Assignment& a,
                                       const ExecutionContext& context) {
   const DataType& type = column.type;
   const bool is_counter = type.kind() == TypeKind::kCounter;
   switch (a.kind) {
+    case Assignment::Kind::kSetField:
+      return PrepareFieldAssignment(column, a, context);
     case Assignment::Kind::kSet: {
       CASSETTE_ASSIGN_OR_RETURN(Value v, EvaluateTerm(a.value, type, column.name, context));
       if (is_counter) {
@@ -190,6 +220,24 @@ Result<std::vector<ColumnWrite>> PrepareDeletions(const TableSchema& schema,
     if (column->kind == ColumnKind::kPartitionKey || column->kind == ColumnKind::kClustering) {
       return Status::InvalidRequest("Invalid identifier " + column->name +
                                     " for deletion (should not be a PRIMARY KEY part)");
+    }
+    if (!target.field.empty()) {  // Operation.DeleteField's checks and messages
+      if (!column->type.IsUserType()) {
+        return Status::InvalidRequest("Invalid field deletion operation for non-UDT column " +
+                                      column->name);
+      }
+      if (!column->type.IsMultiCell()) {
+        return Status::InvalidRequest("Frozen UDT column " + column->name +
+                                      " does not support field deletions");
+      }
+      const int field = column->type.FieldIndex(target.field);
+      if (field < 0) {
+        return Status::InvalidRequest("UDT column " + column->name +
+                                      " does not have a field named " + target.field);
+      }
+      writes.push_back(FieldWrite(*column, field,
+                                  Value::Null(column->type.params()[static_cast<size_t>(field)])));
+      continue;
     }
     if (!target.element) {
       writes.push_back(WriteOf(*column, ColumnWrite::Kind::kDelete));

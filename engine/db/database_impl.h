@@ -65,6 +65,10 @@ class DatabaseImpl final : public Database {
   Status RenameColumns(const std::string& keyspace, const std::string& table,
                        const std::vector<std::pair<std::string, std::string>>& renames) override;
   Status AlterKeyspace(const KeyspaceSchema& keyspace) override;
+  Status CreateUserType(const DataType& type, bool if_not_exists) override;
+  Status AlterUserType(const DataType& type) override;
+  Status DropUserType(const std::string& keyspace, const std::string& name,
+                      bool if_exists) override;
   Status Truncate(const std::string& keyspace, const std::string& table) override;
   Result<TableSchema> GetTable(const std::string& keyspace,
                                const std::string& table) const override;

@@ -291,6 +291,7 @@ Status DatabaseImpl::AlterKeyspace(const KeyspaceSchema& keyspace) {
   }
   const KeyspaceSchema previous = it->second;
   it->second = keyspace;
+  it->second.user_types = previous.user_types;
   Status s = PersistManifestLocked();
   if (!s.ok()) {
     it->second = previous;

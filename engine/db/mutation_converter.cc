@@ -174,9 +174,79 @@ class RowCellBuilder {
     return path;
   }
 
+  // A non-frozen user type: one cell per non-null field, its path the
+  // field's position (as a smallint, as Cassandra's cell path is a short).
+  static std::string FieldPath(size_t field) {
+    std::string position;
+    PutBigEndian16(&position, static_cast<uint16_t>(field));
+    std::string path;
+    EncodeComparable(DataType::Smallint(), position, false, &path);
+    return path;
+  }
+
+  Status SetField(const ColumnDefinition& column, size_t field, const Value& value,
+                  ColumnData* data) {
+    if (value.is_null()) {
+      data->cells.push_back(Tombstone(FieldPath(field)));
+      return Status::OK();
+    }
+    const DataType& field_type = column.type.params()[field];
+    if (!Compatible(field_type, value.type())) {
+      return Status::InvalidRequest("Invalid value for field " + column.type.field_names()[field] +
+                                    " of column " + column.name);
+    }
+    CASSETTE_RETURN_IF_ERROR(ValidateValue(field_type, value.bytes()));
+    data->cells.push_back(LiveCell(value.bytes(), FieldPath(field)));
+    return Status::OK();
+  }
+
+  Status ApplyUserType(const ColumnDefinition& column, const ColumnOperation& op,
+                       ColumnData* data) {
+    const size_t field_count = column.type.params().size();
+    switch (op.op) {
+      case CellOp::kDelete:
+        data->complex_deletion = Deletion(context_.timestamp);
+        return Status::OK();
+      case CellOp::kSet:
+      case CellOp::kCollectionSet: {
+        // As for collections: the old fields go, the new ones stay.
+        data->complex_deletion = Deletion(context_.timestamp - 1);
+        std::vector<Value> fields = op.elements;
+        if (op.op == CellOp::kSet) {
+          if (op.value.is_null()) return Status::OK();
+          CASSETTE_RETURN_IF_ERROR(CheckValue(column, op.value, "column"));
+          fields = op.value.Elements();
+        }
+        if (fields.size() > field_count) {
+          return Status::InvalidRequest("Too many fields for column " + column.name);
+        }
+        for (size_t i = 0; i < fields.size(); ++i) {
+          if (!fields[i].is_null()) CASSETTE_RETURN_IF_ERROR(SetField(column, i, fields[i], data));
+        }
+        return Status::OK();
+      }
+      case CellOp::kMapPut: {  // key: the field's position (smallint)
+        if (op.key.is_null() || op.key.type().kind() != TypeKind::kSmallint ||
+            op.key.bytes().size() != 2) {
+          return Status::InvalidRequest("A field of user type column " + column.name +
+                                        " is named by its position (smallint)");
+        }
+        const int64_t field = op.key.AsInt64();
+        if (field < 0 || static_cast<size_t>(field) >= field_count) {
+          return Status::InvalidRequest("No field " + std::to_string(field) + " in column " +
+                                        column.name);
+        }
+        return SetField(column, static_cast<size_t>(field), op.value, data);
+      }
+      default:
+        return Status::InvalidRequest("Invalid operation for user type column " + column.name);
+    }
+  }
+
   Status ApplyCollection(const ColumnDefinition& column, const ColumnOperation& op,
                          ColumnData* data) {
     const DataType& type = column.type;
+    if (type.IsUserType()) return ApplyUserType(column, op, data);
     const bool is_map = type.kind() == TypeKind::kMap;
     const bool is_list = type.kind() == TypeKind::kList;
     const DataType& element_type = type.params()[0];

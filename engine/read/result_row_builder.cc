@@ -320,6 +320,21 @@ Status ResultRowBuilder::CollectionBytes(const ColumnDefinition& column, const C
       *out = SerializeMap(entries);
       return Status::OK();
     }
+    case TypeKind::kUdt: {
+      // One cell per field present, its path the field's position.
+      std::vector<std::optional<std::string>> fields(type.params().size());
+      for (const Cell& cell : data.cells) {
+        CASSETTE_ASSIGN_OR_RETURN(std::string position, DecodePath(DataType::Smallint(), cell));
+        const int64_t field = ValueView(DataType::Smallint(), position).AsInt64();
+        if (field < 0 || static_cast<size_t>(field) >= fields.size()) {
+          return Status::Corruption("column " + column.name + " holds a cell for field " +
+                                    std::to_string(field) + " of " + type.ToString());
+        }
+        fields[static_cast<size_t>(field)] = cell.value;
+      }
+      *out = SerializeTuple(fields);
+      return Status::OK();
+    }
     default:
       return Status::Corruption("column " + column.name + " holds collection cells but is " +
                                 type.ToString());

@@ -10,6 +10,8 @@ namespace {
 
 // Format versions of the records. Do not renumber.
 constexpr uint8_t kKeyspaceRecordVersion = 1;
+// Version 2 appends the keyspace's user types; written only when it has some.
+constexpr uint8_t kKeyspaceWithTypesRecordVersion = 2;
 constexpr uint8_t kTableRecordVersion = 1;
 
 void PutMap(std::string* out, const std::map<std::string, std::string>& m) {
@@ -70,10 +72,15 @@ class RecordReader {
 }  // namespace
 
 void EncodeKeyspaceSchema(const KeyspaceSchema& keyspace, std::string* out) {
-  out->push_back(static_cast<char>(kKeyspaceRecordVersion));
+  const bool with_types = !keyspace.user_types.empty();
+  out->push_back(
+      static_cast<char>(with_types ? kKeyspaceWithTypesRecordVersion : kKeyspaceRecordVersion));
   PutLengthPrefixed(out, keyspace.name);
   PutMap(out, keyspace.replication);
   out->push_back(keyspace.durable_writes ? 1 : 0);
+  if (!with_types) return;
+  PutVarint64(out, keyspace.user_types.size());
+  for (const DataType& type : keyspace.user_types) EncodeDataType(type, out);
 }
 
 Status DecodeKeyspaceSchema(std::string_view* in, KeyspaceSchema* keyspace) {
@@ -81,12 +88,21 @@ Status DecodeKeyspaceSchema(std::string_view* in, KeyspaceSchema* keyspace) {
   uint8_t version, durable;
   KeyspaceSchema k;
   if (!r.Byte(&version)) return r.Fail("version");
-  if (version != kKeyspaceRecordVersion)
+  if (version != kKeyspaceRecordVersion && version != kKeyspaceWithTypesRecordVersion)
     return r.Fail("unknown version " + std::to_string(version));
   if (!r.String(&k.name)) return r.Fail("name");
   if (!r.Map(&k.replication)) return r.Fail("replication");
   if (!r.Byte(&durable) || durable > 1) return r.Fail("durable_writes");
   k.durable_writes = durable == 1;
+  if (version == kKeyspaceWithTypesRecordVersion) {
+    uint64_t count;
+    if (!r.Varint(&count) || count == 0 || count > r.remaining()) return r.Fail("user type count");
+    k.user_types.resize(count);
+    for (DataType& type : k.user_types) {
+      CASSETTE_RETURN_IF_ERROR(r.Type(&type));
+      if (!type.IsUserType() || type.udt_keyspace() != k.name) return r.Fail("user type");
+    }
+  }
   *keyspace = std::move(k);
   return Status::OK();
 }

@@ -34,10 +34,21 @@ Status TableSchema::Validate() const {
   CASSETTE_RETURN_IF_ERROR(ValidateTableOptions(options_));
 
   for (const ColumnDefinition& c : columns_) {
+    if (!c.type.IsUserType() || !c.type.IsMultiCell()) continue;
+    for (const DataType& field : c.type.params()) {
+      if (field.IsMultiCell()) {
+        return Status::InvalidRequest(
+            "Non-frozen UDTs with nested non-frozen collections are not supported");
+      }
+    }
+  }
+  for (const ColumnDefinition& c : columns_) {
     if (c.kind != ColumnKind::kPartitionKey && c.kind != ColumnKind::kClustering) continue;
     if (c.type.IsMultiCell()) {
-      return Status::InvalidRequest("Invalid non-frozen collection type " + c.type.ToString() +
-                                    " for PRIMARY KEY column '" + c.name + "'");
+      return Status::InvalidRequest(std::string(c.type.IsUserType()
+                                                    ? "Invalid non-frozen user-defined type "
+                                                    : "Invalid non-frozen collection type ") +
+                                    c.type.ToString() + " for PRIMARY KEY column '" + c.name + "'");
     }
     if (c.type.kind() == TypeKind::kCounter) {
       return Status::InvalidRequest("counter type is not supported for PRIMARY KEY column '" +

@@ -3,6 +3,7 @@
 // sorted and de-duplicated, maps sorted by key with the last duplicate
 // winning, as Cassandra builds them.
 #include <algorithm>
+#include <cctype>
 #include <optional>
 #include <string>
 #include <vector>
@@ -69,6 +70,7 @@ Result<std::string> ParseCompositeLiteral(const DataType& type, std::string_view
   const char* kind = type.kind() == TypeKind::kList  ? "list"
                      : type.kind() == TypeKind::kSet ? "set"
                      : type.kind() == TypeKind::kMap ? "map"
+                     : type.kind() == TypeKind::kUdt ? "user type"
                                                      : "tuple";
   char open = type.kind() == TypeKind::kList ? '[' : type.kind() == TypeKind::kTuple ? '(' : '{';
   char close = open == '[' ? ']' : open == '(' ? ')' : '}';
@@ -96,6 +98,29 @@ Result<std::string> ParseCompositeLiteral(const DataType& type, std::string_view
       components.push_back(std::move(c));
     }
     return SerializeTuple(components);
+  }
+  if (type.kind() == TypeKind::kUdt) {
+    // {field: value, ...}: fields in any order, missing ones null.
+    std::vector<std::optional<std::string>> fields(type.params().size());
+    for (std::string_view item : items) {
+      std::vector<std::string_view> kv;
+      if (!SplitTopLevel(item, ':', &kv) || kv.size() != 2) return BadLiteral(kind, type, literal);
+      std::string name(kv[0]);
+      if (name.size() >= 2 && name.front() == '"' && name.back() == '"') {
+        name = name.substr(1, name.size() - 2);
+      } else {
+        for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      }
+      const int index = type.FieldIndex(name);
+      if (index < 0) {
+        return Status::InvalidRequest("Unknown field '" + name +
+                                      "' in value of user defined type " + type.udt_name());
+      }
+      if (IsNull(kv[1])) continue;
+      CASSETTE_ASSIGN_OR_RETURN(fields[static_cast<size_t>(index)],
+                                ParseLiteral(type.params()[static_cast<size_t>(index)], kv[1]));
+    }
+    return SerializeTuple(fields);
   }
   Status null_inside = Status::InvalidRequest("null is not supported inside collections");
   if (type.kind() == TypeKind::kMap) {

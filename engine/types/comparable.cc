@@ -168,7 +168,8 @@ void EncodeAscending(const DataType& type, std::string_view v, std::string* out)
       out->push_back('\0');
       return;
     }
-    case TypeKind::kTuple: {
+    case TypeKind::kTuple:
+    case TypeKind::kUdt: {
       std::vector<std::optional<std::string_view>> components;
       if (!ReadTuple(v, &components).ok()) components.clear();
       for (size_t i = 0; i < components.size() && i < type.params().size(); ++i) {

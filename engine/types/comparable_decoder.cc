@@ -230,6 +230,7 @@ Status Decode(const DataType& type, Reader* r, std::string* out, int depth) {
     case TypeKind::kMap:
       return DecodeCollection(type, r, out, depth);
     case TypeKind::kTuple:
+    case TypeKind::kUdt:
       return DecodeTuple(type, r, out, depth);
   }
   return Bad(type, *r);

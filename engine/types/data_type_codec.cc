@@ -1,5 +1,7 @@
 // Binary form of a DataType for the schema file:
 //   [u8 kind][u8 flags: bit 0 = frozen][varint param count][params...]
+// and for a user type (kind 25) then: [lp keyspace][lp name][lp field name]
+// per parameter (the parameters are the field types).
 // Kinds are TypeKind's values (do not renumber). Nesting is capped so a
 // corrupt file cannot exhaust the stack.
 #include "cassette/value.h"
@@ -22,7 +24,7 @@ Status Decode(std::string_view* in, DataType* type, int depth) {
   uint8_t flags = static_cast<uint8_t>((*in)[1]);
   in->remove_prefix(2);
   if (kind_byte < static_cast<uint8_t>(TypeKind::kAscii) ||
-      kind_byte > static_cast<uint8_t>(TypeKind::kTuple)) {
+      kind_byte > static_cast<uint8_t>(TypeKind::kUdt)) {
     return Corrupt("unknown kind");
   }
   if (flags > 1) return Corrupt("unknown flags");
@@ -48,6 +50,21 @@ Status Decode(std::string_view* in, DataType* type, int depth) {
       if (n == 0 || !frozen) return Corrupt("bad tuple");
       *type = DataType::Tuple(std::move(params));
       return Status::OK();
+    case TypeKind::kUdt: {
+      std::string_view keyspace, name;
+      if (!GetLengthPrefixed(in, &keyspace) || !GetLengthPrefixed(in, &name) || name.empty()) {
+        return Corrupt("bad user type name");
+      }
+      std::vector<std::string> fields(n);
+      for (std::string& field : fields) {
+        std::string_view f;
+        if (!GetLengthPrefixed(in, &f)) return Corrupt("truncated user type field");
+        field.assign(f);
+      }
+      *type = DataType::UserType(std::string(keyspace), std::string(name), std::move(fields),
+                                 std::move(params), frozen);
+      return Status::OK();
+    }
     default:
       if (n != 0 || frozen) return Corrupt("scalar with parameters");
       *type = DataType::Of(kind);
@@ -62,6 +79,11 @@ void EncodeDataType(const DataType& type, std::string* out) {
   out->push_back(static_cast<char>(type.frozen() ? 1 : 0));
   PutVarint64(out, type.params().size());
   for (const DataType& p : type.params()) EncodeDataType(p, out);
+  if (type.IsUserType()) {
+    PutLengthPrefixed(out, type.udt_keyspace());
+    PutLengthPrefixed(out, type.udt_name());
+    for (const std::string& field : type.field_names()) PutLengthPrefixed(out, field);
+  }
 }
 
 Status DecodeDataType(std::string_view* in, DataType* type) { return Decode(in, type, 0); }

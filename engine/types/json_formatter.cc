@@ -85,6 +85,19 @@ std::string JsonTuple(const DataType& type, std::string_view v) {
   return out + "]";
 }
 
+// UserType.toJSONString: every field by name, null when missing.
+std::string JsonUserType(const DataType& type, std::string_view v) {
+  std::vector<std::optional<std::string_view>> fields;
+  if (!ReadTuple(v, &fields).ok() || fields.size() > type.params().size()) return HexString(v);
+  std::string out = "{";
+  for (size_t i = 0; i < type.params().size(); ++i) {
+    if (i > 0) out += ", ";
+    out += JsonQuote(type.field_names()[i]) + ": ";
+    out += i < fields.size() && fields[i].has_value() ? Json(type.params()[i], *fields[i]) : "null";
+  }
+  return out + "}";
+}
+
 std::string Json(const DataType& type, std::string_view v) {
   // A list is checked element by element below: a result's list may hold
   // nulls (TTL of a list), which a stored one never does.
@@ -143,6 +156,8 @@ std::string Json(const DataType& type, std::string_view v) {
       return JsonCollection(type, v);
     case TypeKind::kTuple:
       return JsonTuple(type, v);
+    case TypeKind::kUdt:
+      return JsonUserType(type, v);
   }
   return HexString(v);
 }

@@ -318,7 +318,7 @@ Result<std::string> ParseScalar(const DataType& type, std::string_view literal) 
 
 Result<std::string> ParseLiteral(const DataType& type, std::string_view literal) {
   std::string_view text = TrimLiteral(literal);
-  if (type.IsCollection() || type.kind() == TypeKind::kTuple) {
+  if (type.IsCollection() || type.kind() == TypeKind::kTuple || type.kind() == TypeKind::kUdt) {
     return ParseCompositeLiteral(type, text);
   }
   return ParseScalar(type, text);

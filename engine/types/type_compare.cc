@@ -208,6 +208,7 @@ int CompareValues(const DataType& type, std::string_view a, std::string_view b) 
     case TypeKind::kMap:
       return CompareElements(type, a, b);
     case TypeKind::kTuple:
+    case TypeKind::kUdt:
       return CompareTuples(type, a, b);
   }
   return CompareBytes(a, b);

@@ -177,11 +177,14 @@ Status ValidateValue(const DataType& type, std::string_view v) {
       }
       return ValidateSorted(type.params()[0], values, 2, "map");
     }
-    case TypeKind::kTuple: {
+    case TypeKind::kTuple:
+    case TypeKind::kUdt: {  // a user type value is serialized as a tuple of its fields
       std::vector<std::optional<std::string_view>> components;
       CASSETTE_RETURN_IF_ERROR(ReadTuple(v, &components));
       if (components.size() > type.params().size()) {
-        return Status::InvalidRequest("Invalid remaining data after end of tuple value");
+        return Status::InvalidRequest(type.IsUserType()
+                                          ? "Invalid remaining data after end of UDT value"
+                                          : "Invalid remaining data after end of tuple value");
       }
       for (size_t i = 0; i < components.size(); ++i) {
         if (components[i].has_value()) {

@@ -158,7 +158,7 @@ UuidBytes ValueView::AsUuid() const {
 std::vector<Value> Value::Elements() const {
   std::vector<Value> out;
   if (null_) return out;
-  if (type_.kind() == TypeKind::kTuple) {
+  if (type_.kind() == TypeKind::kTuple || type_.kind() == TypeKind::kUdt) {
     std::vector<std::optional<std::string_view>> components;
     if (!ReadTuple(bytes_, &components).ok()) return out;
     for (size_t i = 0; i < components.size() && i < type_.params().size(); ++i) {

@@ -122,6 +122,21 @@ std::string FormatTuple(const DataType& type, std::string_view v) {
   return out + ")";
 }
 
+// cqlsh's rendering of a user type value: every field, a missing or null
+// one as null: {street: 'Main', zip: null}.
+std::string FormatUserType(const DataType& type, std::string_view v) {
+  std::vector<std::optional<std::string_view>> fields;
+  if (!ReadTuple(v, &fields).ok() || fields.size() > type.params().size()) return Hex(v);
+  std::string out = "{";
+  for (size_t i = 0; i < type.params().size(); ++i) {
+    if (i > 0) out += ", ";
+    out += type.field_names()[i] + ": ";
+    out += i < fields.size() && fields[i].has_value() ? Format(type.params()[i], *fields[i], true)
+                                                      : "null";
+  }
+  return out + "}";
+}
+
 std::string Format(const DataType& type, std::string_view v, bool nested) {
   // A list is checked element by element below: a result's list may hold
   // nulls (TTL of a list), which a stored one never does.
@@ -179,6 +194,8 @@ std::string Format(const DataType& type, std::string_view v, bool nested) {
       return FormatCollection(type, v);
     case TypeKind::kTuple:
       return FormatTuple(type, v);
+    case TypeKind::kUdt:
+      return FormatUserType(type, v);
   }
   return Hex(v);
 }

@@ -216,8 +216,21 @@ class Database {
   // Cassandra's messages for a missing, non-key or clashing column.
   virtual Status RenameColumns(const std::string& keyspace, const std::string& table,
                                const std::vector<std::pair<std::string, std::string>>& renames) = 0;
-  // ALTER KEYSPACE: replaces the replication map and durable_writes.
+  // ALTER KEYSPACE: replaces the replication map and durable_writes (the
+  // keyspace's user types stay as they are).
   virtual Status AlterKeyspace(const KeyspaceSchema& keyspace) = 0;
+  // CREATE TYPE: `type` (a DataType::UserType) joins its keyspace's user
+  // types. InvalidRequest with Cassandra's messages for a missing keyspace,
+  // an existing type (unless if_not_exists), duplicate field names, or a
+  // field type naming a user type the keyspace lacks.
+  virtual Status CreateUserType(const DataType& type, bool if_not_exists = false) = 0;
+  // ALTER TYPE: replaces the user type of that keyspace and name with
+  // `type`, which keeps its fields' types and order (fields may be renamed
+  // or added at the end), in every column and user type that uses it.
+  virtual Status AlterUserType(const DataType& type) = 0;
+  // DROP TYPE: refused while a table or another user type uses it.
+  virtual Status DropUserType(const std::string& keyspace, const std::string& name,
+                              bool if_exists = false) = 0;
   // TRUNCATE: removes every row of the table (memtables and SSTables),
   // durably. The manifest rewrite is the commit point: once it returns,
   // no crash or commit-log replay brings the removed data back.

@@ -28,7 +28,8 @@ enum class CellOp : uint8_t {
   kCollectionAdd,     // set + {..}, map + {..}, list + [..] (append)
   kListPrepend,       // [..] + list
   kCollectionRemove,  // set - {..}, map - {keys}
-  kMapPut,            // map[key] = value (null value removes the key)
+  kMapPut,            // map[key] = value (null value removes the key); on a non-frozen
+                      // user type, key = the field's position (smallint): one field
   kCounterSet,        // a counter's new total (the caller read-modify-writes it)
   kListSetAt,         // l[i] = v: the list element at `path` takes `value`
   kListDeleteAt,      // DELETE l[i], l - [v]: the list element at `path` is deleted

@@ -114,6 +114,16 @@ struct KeyspaceSchema {
   std::map<std::string, std::string> replication = {{"class", "SimpleStrategy"},
                                                     {"replication_factor", "1"}};
   bool durable_writes = true;
+  // CREATE TYPE's user types (each DataType::UserType, non-frozen), in
+  // creation order: a type only refers to types before it.
+  std::vector<DataType> user_types = {};
+  // The user type `name`, or null.
+  const DataType* FindUserType(std::string_view name) const {
+    for (const DataType& t : user_types) {
+      if (t.udt_name() == name) return &t;
+    }
+    return nullptr;
+  }
 };
 
 // Cassandra's rule for unquoted identifiers, also applied to quoted ones

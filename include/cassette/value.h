@@ -11,6 +11,7 @@
 #include <bit>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -46,6 +47,7 @@ enum class TypeKind : uint8_t {
   kSet = 22,
   kMap = 23,
   kTuple = 24,
+  kUdt = 25,  // a user-defined type (CREATE TYPE)
 };
 
 class DataType {
@@ -85,9 +87,18 @@ class DataType {
   static DataType Tuple(std::vector<DataType> components) {
     return DataType(TypeKind::kTuple, std::move(components), true);
   }
+  // A user-defined type of keyspace `keyspace`: its fields' names and types
+  // in declaration order. Non-frozen UDT columns store one cell per field.
+  static DataType UserType(std::string keyspace, std::string name,
+                           std::vector<std::string> field_names, std::vector<DataType> field_types,
+                           bool frozen = false);
   // Parses CQL type syntax: "int", "varchar", "frozen<list<int>>", "map<text, int>".
   // Errors are Cassandra's (SyntaxException / InvalidRequest).
   static Result<DataType> Parse(std::string_view cql);
+  // The same, where other names are the user types of keyspace `keyspace`
+  // (`user_types`, each a UserType): "address", "frozen<ks.address>".
+  static Result<DataType> Parse(std::string_view cql, std::string_view keyspace,
+                                const std::vector<DataType>& user_types);
 
   TypeKind kind() const { return kind_; }
   bool frozen() const { return frozen_; }
@@ -95,23 +106,47 @@ class DataType {
   bool IsCollection() const {
     return kind_ == TypeKind::kList || kind_ == TypeKind::kSet || kind_ == TypeKind::kMap;
   }
-  // Non-frozen collections are stored one cell per element.
-  bool IsMultiCell() const { return IsCollection() && !frozen_; }
+  bool IsUserType() const { return kind_ == TypeKind::kUdt; }
+  // Non-frozen collections are stored one cell per element, non-frozen
+  // user types one cell per field.
+  bool IsMultiCell() const { return (IsCollection() || IsUserType()) && !frozen_; }
+  // User types only (empty otherwise): keyspace, type name, field names;
+  // params() are the field types.
+  const std::string& udt_keyspace() const;
+  const std::string& udt_name() const;
+  const std::vector<std::string>& field_names() const;
+  // The position of field `name`, or -1.
+  int FieldIndex(std::string_view name) const;
+  // Whether this type is, or contains, user type keyspace.name.
+  bool References(std::string_view keyspace, std::string_view name) const;
+  // This type with every use of user type updated.udt_keyspace().udt_name()
+  // replaced by `updated` (frozen where it was): what ALTER TYPE does to
+  // the columns and types that use it.
+  DataType ReplacingUserType(const DataType& updated) const;
   // Returns the same type marked frozen (recursively for nested collections).
   DataType Frozen() const;
   // CQL spelling: "int", "frozen<list<int>>", "map<text, int>".
   std::string ToString() const;
 
   friend bool operator==(const DataType& a, const DataType& b) {
-    return a.kind_ == b.kind_ && a.frozen_ == b.frozen_ && a.params_ == b.params_;
+    return a.kind_ == b.kind_ && a.frozen_ == b.frozen_ && a.params_ == b.params_ &&
+           (a.kind_ != TypeKind::kUdt || SameUserTypeNames(a, b));
   }
 
  private:
+  struct UserTypeNames {
+    std::string keyspace;
+    std::string name;
+    std::vector<std::string> fields;
+  };
   DataType(TypeKind kind, std::vector<DataType> params, bool frozen)
       : kind_(kind), frozen_(frozen), params_(std::move(params)) {}
+  static bool SameUserTypeNames(const DataType& a, const DataType& b);
   TypeKind kind_ = TypeKind::kText;
   bool frozen_ = false;
   std::vector<DataType> params_;
+  // User types: shared, so copying a type stays cheap.
+  std::shared_ptr<const UserTypeNames> udt_;
 };
 
 using UuidBytes = std::array<uint8_t, 16>;

@@ -99,7 +99,8 @@ class RandomValues {
         for (auto& k : keys) entries.emplace_back(k, Value(t.params()[1], depth + 1));
         return SerializeMap(entries);
       }
-      case TypeKind::kTuple: {
+      case TypeKind::kTuple:
+      case TypeKind::kUdt: {  // serialized as a tuple of its fields
         std::vector<std::optional<std::string>> components;
         size_t n = OneIn(4) ? Uniform(t.params().size() + 1) : t.params().size();
         if (n == 0) n = 1;
