@@ -118,6 +118,18 @@ std::string FormatComposite(const DataType& type, std::string_view bytes,
     }
     return out + ")";
   }
+  if (type.kind() == TypeKind::kUdt) {  // {f: v, g: null}, as cqlsh writes a user type
+    std::vector<std::optional<std::string_view>> fields;
+    if (!ReadTuple(bytes, &fields).ok()) return Hex(bytes);
+    out = "{";
+    for (size_t i = 0; i < type.params().size(); ++i) {
+      if (i > 0) out += ", ";
+      out += type.field_names()[i] + ": ";
+      out += i < fields.size() && fields[i] ? Format(type.params()[i], *fields[i], format, true)
+                                            : "null";
+    }
+    return out + "}";
+  }
   const bool is_map = type.kind() == TypeKind::kMap;
   std::vector<std::string_view> values;
   if (!ReadCollection(bytes, is_map ? 2 : 1, "collection", &values).ok()) return Hex(bytes);
@@ -196,6 +208,7 @@ std::string Format(const DataType& type, std::string_view bytes, const CopyValue
     case TypeKind::kSet:
     case TypeKind::kMap:
     case TypeKind::kTuple:
+    case TypeKind::kUdt:
       return FormatComposite(type, bytes, format);
   }
   return Hex(bytes);

@@ -256,6 +256,30 @@ Result<std::string> ParseComposite(const DataType& type, std::string_view text,
     }
     return SerializeTuple(components);
   }
+  if (type.kind() == TypeKind::kUdt) {  // {f: v, g: null}: fields by name, missing ones null
+    std::vector<std::optional<std::string>> fields(type.params().size());
+    for (std::string_view entry : parts) {
+      const std::string wrapped = "{" + std::string(entry) + "}";
+      CASSETTE_ASSIGN_OR_RETURN(std::vector<std::string_view> name_value,
+                                SplitComposite(wrapped, ':'));
+      if (name_value.size() != 2) {
+        return Status::InvalidRequest("Invalid user type field: " + std::string(Strip(entry)));
+      }
+      const std::string name = Lower(Strip(name_value[0]));
+      const std::vector<std::string>& names = type.field_names();
+      const auto it = std::find(names.begin(), names.end(), name);
+      if (it == names.end()) {
+        return Status::InvalidRequest("Unknown field '" + name + "' in value of user type " +
+                                      type.ToString());
+      }
+      const size_t index = static_cast<size_t>(it - names.begin());
+      if (Lower(Strip(name_value[1])) == "null") continue;
+      CASSETTE_ASSIGN_OR_RETURN(std::string bytes,
+                                ParseElement(type.params()[index], name_value[1], format));
+      fields[index] = std::move(bytes);
+    }
+    return SerializeTuple(fields);
+  }
   if (type.kind() == TypeKind::kMap) {
     std::vector<std::pair<std::string, std::string>> entries;
     for (std::string_view entry : parts) {
@@ -397,6 +421,7 @@ Result<std::string> ParseText(const DataType& type, std::string_view text,
     case TypeKind::kSet:
     case TypeKind::kMap:
     case TypeKind::kTuple:
+    case TypeKind::kUdt:
       return ParseComposite(type, text, format);
   }
   return Status::InvalidRequest("unknown type " + type.ToString());

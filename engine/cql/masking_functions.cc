@@ -67,7 +67,8 @@ std::string MaskedBytes(const DataType& type) {
       return Value::Set(type.params()[0], {}).bytes();
     case TypeKind::kMap:
       return Value::Map(type.params()[0], type.params()[1], {}).bytes();
-    case TypeKind::kTuple: {
+    case TypeKind::kTuple:
+    case TypeKind::kUdt: {  // a user type value is serialized as the tuple of its fields
       std::vector<std::optional<std::string>> components;
       for (const DataType& component : type.params())
         components.emplace_back(MaskedBytes(component));
