@@ -21,7 +21,7 @@ struct HelpTopic {
 };
 
 // The shell's own commands (cqlsh's, and cassette's nodetool-like ones).
-constexpr std::array<HelpTopic, 18> kShellTopics = {{
+constexpr std::array<HelpTopic, 19> kShellTopics = {{
     {"CAPTURE",
      "CAPTURE '<file>';  CAPTURE OFF;  CAPTURE;\n"
      "  Appends query results to <file> (~ is $HOME) instead of showing them.\n"
