@@ -75,6 +75,9 @@ struct Selector {
     kElement,    // args[0][term]: a map's value by key, a list's or set's element
     kSlice,      // args[0][term..slice_end]: a set's elements or a map's entries in a
                  // key range (either bound may be absent)
+    kOperation,  // args[0] function args[1] with function one of + - * / %, or
+                 // -args[0] (function "-", one argument)
+    kTypeHint,   // (cast_type) args[0] over a selector that is not a term
   };
   Kind kind = Kind::kColumn;
   // kColumn, kWritetime, kTtl; WRITETIME(s[k]) and TTL(m[a..b]) also
