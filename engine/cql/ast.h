@@ -78,6 +78,9 @@ struct Selector {
     kSlice,      // args[0][term..slice_end]: a set's elements or a map's entries in a
                  // key range (either bound may be absent)
     kField,      // args[0].field: a user type's field
+    kOperation,  // args[0] function args[1] with function one of + - * / %, or
+                 // -args[0] (function "-", one argument)
+    kTypeHint,   // (cast_type) args[0] over a selector that is not a term
   };
   Kind kind = Kind::kColumn;
   // kColumn, kWritetime, kTtl; WRITETIME(s[k]) and TTL(m[a..b]) also

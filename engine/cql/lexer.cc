@@ -89,6 +89,19 @@ bool IsIsoDuration(std::string_view word) {
   return any && pos == word.size();
 }
 
+// Length of an ISO 8601 alternative-format duration (PYYYY-MM-DDThh:mm:ss,
+// Cassandra's Lexer.g DURATION rule) at the start of `s`, or 0.
+size_t IsoAlternativeDurationLength(std::string_view s) {
+  static constexpr std::string_view kShape = "P9999-99-99T99:99:99";
+  if (s.size() < kShape.size()) return 0;
+  for (size_t i = 0; i < kShape.size(); ++i) {
+    const bool ok = kShape[i] == '9' ? IsDigit(s[i]) : Lower(s[i]) == Lower(kShape[i]);
+    if (!ok) return 0;
+  }
+  if (s.size() > kShape.size() && IsNameChar(s[kShape.size()])) return 0;
+  return kShape.size();
+}
+
 class Lexer {
  public:
   explicit Lexer(std::string_view text) : text_(text) {}
@@ -228,6 +241,12 @@ class Lexer {
     size_t end = pos_;
     while (end < text_.size() && IsNameChar(text_[end])) ++end;
     const std::string_view word = text_.substr(pos_, end - pos_);
+    if (const size_t n = IsoAlternativeDurationLength(text_.substr(pos_)); n > 0) {
+      token->kind = TokenKind::kDuration;
+      token->value = std::string(text_.substr(pos_, n));
+      AdvanceTo(pos_ + n);
+      return Status::OK();
+    }
     if (IsIsoDuration(word)) {
       token->kind = TokenKind::kDuration;
       token->value = std::string(word);

@@ -21,6 +21,7 @@
 
 #include "engine/cql/lexer.h"
 #include "engine/cql/parser_types.h"
+#include "engine/cql/parser_expressions.h"
 #include "engine/cql/reserved_keywords.h"
 
 namespace cassette::cql {
@@ -1218,7 +1219,16 @@ class Parser {
       if (!ParseTerm(&element)) return false;
       out->elements.push_back(std::move(element));
     } while (AcceptSymbol(","));
-    return ExpectSymbol(")");
+    if (!ExpectSymbol(")")) return false;
+    // `(1 + 1)` is a parenthesised operation (Parser.g termGroup), not a
+    // one-component tuple (OperationFctsTest.testOperationsOnLiterals).
+    const Term::Kind only = out->elements.front().kind;
+    if (out->elements.size() == 1 &&
+        (only == Term::Kind::kArithmetic || only == Term::Kind::kNegate)) {
+      Term operation = std::move(out->elements.front());
+      *out = std::move(operation);
+    }
+    return true;
   }
 
   // ---- types ----
@@ -1283,9 +1293,79 @@ class Parser {
     return std::string(text_.substr(begin, last.offset + last.text.size() - begin));
   }
 
+  // A selector with arithmetic (parser_expressions.cc) over operands.
   bool UnaliasedSelector(Selector* out) {
     DepthGuard guard(this);
     if (guard.TooDeep()) return NoViable();
+    SelectorExpressionHooks hooks;
+    hooks.operand = [this](Selector* operand) { return SelectorOperand(operand); };
+    hooks.next_is_operator = [this](const char* op) { return IsSymbol(op); };
+    hooks.next_is_negation = [this] { return IsSymbol("-") && !IsSignedNumber(); };
+    hooks.take = [this] { Take(); };
+    hooks.position = [this] { return position_; };
+    hooks.source_between = [this](size_t first, size_t end) { return SourceBetween(first, end); };
+    return ParseSelectorExpression(hooks, out);
+  }
+
+  // '-' then a number, duration, NaN or Infinity: a constant's sign.
+  bool IsSignedNumber() const {
+    const Token& next = Peek(1);
+    return next.kind == TokenKind::kInteger || next.kind == TokenKind::kFloat ||
+           next.kind == TokenKind::kDuration ||
+           (next.kind == TokenKind::kIdentifier &&
+            (next.value == "infinity" || next.value == "nan"));
+  }
+
+  // '(' type ')' operand, '(' selector ')', or a tuple literal.
+  bool ParenthesisedSelector(Selector* out) {
+    const size_t first = position_;
+    if (IsTypeHint()) {
+      Take();  // (
+      std::string type;
+      if (!Type(&type) || !ExpectSymbol(")")) return false;
+      Selector operand;
+      if (!SelectorOperand(&operand)) return false;
+      if (operand.kind == Selector::Kind::kTerm && operand.term) {
+        // A hinted constant stays a term, typed by its hint.
+        Term hinted;
+        hinted.kind = Term::Kind::kTypeHint;
+        hinted.text = std::move(type);
+        hinted.elements.push_back(std::move(*operand.term));
+        out->kind = Selector::Kind::kTerm;
+        out->term = std::move(hinted);
+      } else {
+        out->kind = Selector::Kind::kTypeHint;
+        out->cast_type = std::move(type);
+        out->args.push_back(std::move(operand));
+      }
+      out->source_text = SourceBetween(first, position_);
+      return true;
+    }
+    Take();  // (
+    Selector inner;
+    if (!UnaliasedSelector(&inner)) return false;
+    if (inner.kind == Selector::Kind::kTerm && inner.term && AcceptSymbol(",")) {
+      Term tuple;
+      tuple.kind = Term::Kind::kTuple;
+      tuple.elements.push_back(std::move(*inner.term));
+      do {
+        Term element;
+        if (!ParseTerm(&element)) return false;
+        tuple.elements.push_back(std::move(element));
+      } while (AcceptSymbol(","));
+      inner.term = std::move(tuple);
+    }
+    if (!ExpectSymbol(")")) return false;
+    *out = std::move(inner);
+    out->source_text = SourceBetween(first, position_);
+    return true;
+  }
+
+  // One operand of a selector expression.
+  bool SelectorOperand(Selector* out) {
+    DepthGuard guard(this);
+    if (guard.TooDeep()) return NoViable();
+    if (IsSymbol("(")) return ParenthesisedSelector(out);
     const size_t first = position_;
     const Token& token = Peek();
     const bool call = IsSymbol("(", 1);
@@ -1357,9 +1437,11 @@ class Parser {
       return true;
     }
     if (IsName()) return ColumnSelector(out);
-    if (StartsTerm()) {
+    if (StartsTerm() || (IsSymbol("-") && IsSignedNumber())) {
+      // One term: operators between operands are the selector
+      // expression's, so `1 + 2 * a` keeps its precedence.
       Term term;
-      if (!ParseTerm(&term)) return false;
+      if (!UnaryTerm(&term)) return false;
       out->kind = Selector::Kind::kTerm;
       out->term = std::move(term);
       out->source_text = SourceBetween(first, position_);

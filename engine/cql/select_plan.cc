@@ -268,7 +268,7 @@ Result<SelectPlan> PlanSelect(const SelectStatement& statement, TableSchema sche
   for (const Selector& selector : selectors) {
     CASSETTE_ASSIGN_OR_RETURN(SelectorNodePtr node, BuildSelector(selector, &selection));
     any_aggregate = any_aggregate || node->IsAggregate();
-    plan.columns.push_back(ColumnSpec{ResultColumnName(selector), node->type()});
+    plan.columns.push_back(ColumnSpec{ResultColumnName(selector, *node), node->type()});
     plan.selectors.push_back(std::move(node));
   }
   for (const RowFilter& filter : plan.restrictions.filters) {

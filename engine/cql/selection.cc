@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "engine/cql/aggregates.h"
+#include "engine/cql/arithmetic_selector.h"
 #include "engine/cql/collection_selectors.h"
 #include "engine/cql/function_registry.h"
 #include "engine/cql/functions.h"
@@ -160,6 +161,25 @@ class FunctionNode : public ComputedNode {
   FunctionContext context_;
 };
 
+// A CAST to the type its argument already has: Cassandra's
+// Selectable.WithCast returns the argument's own selector, so the result
+// keeps the argument's value and its column name (CastFctsTest).
+class SameTypeCastNode : public ComputedNode {
+ public:
+  SameTypeCastNode(DataType type, SelectorNodePtr arg)
+      : ComputedNode(std::move(type), Single(std::move(arg))) {}
+
+ protected:
+  Result<Value> Compute(const std::vector<Value>& args) override { return args[0]; }
+
+ private:
+  static std::vector<SelectorNodePtr> Single(SelectorNodePtr arg) {
+    std::vector<SelectorNodePtr> args;
+    args.push_back(std::move(arg));
+    return args;
+  }
+};
+
 class CastNode : public ComputedNode {
  public:
   CastNode(DataType type, SelectorNodePtr arg)
@@ -308,6 +328,10 @@ Result<SelectorNodePtr> BuildField(SelectorNodePtr value, const std::string& tex
 
 }  // namespace
 
+SelectorNodePtr BuildConstantSelector(Value value) {
+  return std::make_unique<ConstantNode>(std::move(value));
+}
+
 Result<SelectorNodePtr> BuildSelector(const Selector& selector, SelectionContext* selection) {
   const TableSchema& schema = *selection->schema;
   switch (selector.kind) {
@@ -338,6 +362,17 @@ Result<SelectorNodePtr> BuildSelector(const Selector& selector, SelectionContext
       if (selector.args.size() != 1) return Status::InvalidRequest("Invalid CAST");
       CASSETTE_ASSIGN_OR_RETURN(DataType target, DataType::Parse(selector.cast_type));
       CASSETTE_ASSIGN_OR_RETURN(SelectorNodePtr arg, BuildSelector(selector.args[0], selection));
+      if (arg->type() == target) {
+        return SelectorNodePtr(
+            std::make_unique<SameTypeCastNode>(std::move(target), std::move(arg)));
+      }
+      // Refused when the statement is prepared, even over an empty table,
+      // naming the argument rather than its type, as Cassandra's
+      // Selectable.WithCast does ("cvarint cannot be cast to blob").
+      if (!CastValue(Value::Null(arg->type()), target).ok()) {
+        return Status::InvalidRequest(ResultColumnName(selector.args[0]) + " cannot be cast to " +
+                                      target.ToString());
+      }
       return SelectorNodePtr(std::make_unique<CastNode>(std::move(target), std::move(arg)));
     }
     case Selector::Kind::kTerm: {
@@ -351,6 +386,10 @@ Result<SelectorNodePtr> BuildSelector(const Selector& selector, SelectionContext
           Value value, EvaluateTerm(*selector.term, *type, "[selection]", *selection->context));
       return SelectorNodePtr(std::make_unique<ConstantNode>(std::move(value)));
     }
+    case Selector::Kind::kOperation:
+      return BuildOperationSelector(selector, selection);
+    case Selector::Kind::kTypeHint:
+      return BuildTypeHintSelector(selector, selection);
     case Selector::Kind::kElement: {
       if (selector.args.size() != 1 || !selector.term) {
         return Status::InvalidRequest("Invalid element selection");
@@ -375,6 +414,14 @@ Result<SelectorNodePtr> BuildSelector(const Selector& selector, SelectionContext
     }
   }
   return Status::InvalidRequest("Invalid selector");
+}
+
+std::string ResultColumnName(const Selector& selector, const SelectorNode& node) {
+  if (selector.kind == Selector::Kind::kCast && selector.alias.empty() &&
+      selector.args.size() == 1 && dynamic_cast<const SameTypeCastNode*>(&node) != nullptr) {
+    return ResultColumnName(selector.args[0]);
+  }
+  return ResultColumnName(selector);
 }
 
 std::string ResultColumnName(const Selector& selector) {
@@ -416,6 +463,14 @@ std::string ResultColumnName(const Selector& selector) {
              (selector.slice_end ? selector.slice_end->text : "") + "]";
     case Selector::Kind::kField:
       return joined_args() + "." + selector.field;
+    case Selector::Kind::kOperation:
+      if (selector.args.size() == 1) return "-" + joined_args();
+      return selector.args.size() == 2
+                 ? ResultColumnName(selector.args[0]) + " " + selector.function + " " +
+                       ResultColumnName(selector.args[1])
+                 : "";
+    case Selector::Kind::kTypeHint:
+      return "(" + selector.cast_type + ")" + joined_args();
     case Selector::Kind::kCountStar:
       break;
   }

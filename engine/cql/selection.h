@@ -39,10 +39,17 @@ struct SelectionContext {
 
 Result<SelectorNodePtr> BuildSelector(const Selector& selector, SelectionContext* selection);
 
+// A selector giving `value` on every row.
+SelectorNodePtr BuildConstantSelector(Value value);
+
 // Cassandra's name for the selector's result column: its alias, else e.g.
 // "v", "writetime(v)", "ttl(v)", "count" for COUNT(*), or the function call
 // as written.
 std::string ResultColumnName(const Selector& selector);
+
+// The same, for a selector built into `node`: a CAST that changes nothing
+// keeps its argument's name ("p", not "cast(p as int)").
+std::string ResultColumnName(const Selector& selector, const SelectorNode& node);
 
 // The table columns a selector reads (in the order met; repeats possible).
 // Undefined names are skipped (BuildSelector reports them).

@@ -99,8 +99,10 @@ class DurationBuilder {
                                     " are specified multiple times");
     }
     if (last_ >= 0 && unit < last_) {
-      return Status::InvalidRequest(std::string("Invalid duration. The ") + kUnitNames[unit] +
-                                    " should be after " + kUnitNames[last_]);
+      // Cassandra names the earlier-written unit first: "12s3m" gives "The
+      // seconds should be after minutes" (DurationTest.testInvalidDurations).
+      return Status::InvalidRequest(std::string("Invalid duration. The ") + kUnitNames[last_] +
+                                    " should be after " + kUnitNames[unit]);
     }
     last_ = unit;
     switch (unit) {
@@ -179,7 +181,10 @@ bool ReadAmount(std::string_view* s, __int128* amount) {
 bool StartsWithNoCase(std::string_view s, std::string_view prefix) {
   if (s.size() < prefix.size()) return false;
   for (size_t i = 0; i < prefix.size(); ++i) {
-    if (std::tolower(static_cast<unsigned char>(s[i])) != prefix[i]) return false;
+    // Compared as unsigned bytes: the UTF-8 bytes of µ are negative as char.
+    if (std::tolower(static_cast<unsigned char>(s[i])) != static_cast<unsigned char>(prefix[i])) {
+      return false;
+    }
   }
   return true;
 }
@@ -189,9 +194,9 @@ bool ReadStandardUnit(std::string_view* s, Unit* unit) {
   static constexpr struct {
     const char* text;
     Unit unit;
-  } kUnits[] = {{"mo", kMonths}, {"ms", kMillis}, {"us", kMicros}, {"\xc2\xb5s", kMicros},
-                {"ns", kNanos},  {"y", kYears},   {"w", kWeeks},   {"d", kDays},
-                {"h", kHours},   {"m", kMinutes}, {"s", kSeconds}};
+  } kUnits[] = {{"mo", kMonths},        {"ms", kMillis}, {"us", kMicros}, {"\xc2\xb5s", kMicros},
+                {"\xce\xbcs", kMicros}, {"ns", kNanos},  {"y", kYears},   {"w", kWeeks},
+                {"d", kDays},           {"h", kHours},   {"m", kMinutes}, {"s", kSeconds}};
   for (const auto& u : kUnits) {
     std::string_view t = u.text;
     if (StartsWithNoCase(*s, t)) {

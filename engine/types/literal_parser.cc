@@ -325,3 +325,59 @@ Result<std::string> ParseLiteral(const DataType& type, std::string_view literal)
 }
 
 }  // namespace cassette
+
+namespace cassette {
+
+Result<std::string> ParseTupleString(const DataType& type, std::string_view text) {
+  // AbstractCompositeType.split: a ':' preceded by a backslash is content.
+  std::vector<std::string> fields(1);
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == ':' && (i == 0 || text[i - 1] != '\\')) {
+      fields.emplace_back();
+    } else {
+      fields.back().push_back(text[i]);
+    }
+  }
+  const std::vector<DataType>& components = type.params();
+  if (fields.size() > components.size()) {
+    return Status::InvalidRequest(
+        "Invalid tuple literal: too many elements. Type " + type.ToString() + " expects " +
+        std::to_string(components.size()) + " but got " + std::to_string(fields.size()));
+  }
+  std::vector<std::optional<std::string>> serialized;
+  for (size_t i = 0; i < fields.size(); ++i) {
+    if (fields[i] == "@") {
+      serialized.emplace_back(std::nullopt);
+      continue;
+    }
+    // TupleType.unescape: "\:" and "\@" stand for ':' and '@'.
+    std::string field;
+    for (size_t j = 0; j < fields[i].size(); ++j) {
+      if (fields[i][j] == '\\' && j + 1 < fields[i].size() &&
+          (fields[i][j + 1] == ':' || fields[i][j + 1] == '@')) {
+        continue;
+      }
+      field.push_back(fields[i][j]);
+    }
+    const DataType& component = components[i];
+    if (component.IsCollection() || component.kind() == TypeKind::kTuple) {
+      CASSETTE_ASSIGN_OR_RETURN(std::string bytes, ParseLiteral(component, field));
+      serialized.emplace_back(std::move(bytes));
+      continue;
+    }
+    // A scalar's text is its string form: quoted so that the literal
+    // parser takes it whole.
+    std::string quoted = "'";
+    for (char c : field) {
+      quoted.push_back(c);
+      if (c == '\'') quoted.push_back('\'');
+    }
+    quoted.push_back('\'');
+    CASSETTE_ASSIGN_OR_RETURN(std::string bytes, ParseLiteral(component, quoted));
+    serialized.emplace_back(std::move(bytes));
+  }
+  serialized.resize(components.size());  // missing components read as null
+  return SerializeTuple(serialized);
+}
+
+}  // namespace cassette
