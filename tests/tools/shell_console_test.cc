@@ -272,7 +272,7 @@ TEST_F(ShellConsoleTest, CompletionOffersKeywordsKeyspacesTablesAndColumns) {
   EXPECT_EQ(CompletionCandidates(db, "ks", "UPDATE readings SET ", "\"V"), Words({"\"Value\""}));
   EXPECT_EQ(CompletionCandidates(db, "ks", "SELECT * FROM readings WHERE ", "c"),
             Words({"c", "capture", "cast", "clear", "clock", "cls", "clustering", "compact",
-                   "compaction", "consistency", "contains", "counter", "create"}));
+                   "compaction", "consistency", "contains", "copy", "counter", "create"}));
   // Through the shell: the unfinished statement's earlier lines count.
   shell.FeedLine("SELECT * FROM");
   EXPECT_EQ(shell.Complete(" ", "read"), Words({"readings"}));

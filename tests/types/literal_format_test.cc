@@ -218,7 +218,7 @@ constexpr ErrorCase kErrors[] = {
     {"time", "'10:15'", "Unable to coerce '10:15' to a formatted time (long)"},
     {"time", "86400000000000", "Unable to make long (for time) from: '86400000000000'"},
     {"duration", "1x", "Unable to convert '1x' to a duration"},
-    {"duration", "1h2d", "Invalid duration. The days should be after hours"},
+    {"duration", "1h2d", "Invalid duration. The hours should be after days"},
     {"duration", "1h1h", "Invalid duration. The hours are specified multiple times"},
     {"duration", "3000000000d",
      "Invalid duration. The total number of days must be less or equal to 2147483647"},
