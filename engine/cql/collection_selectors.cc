@@ -60,6 +60,10 @@ class CollectionPartNode : public SelectorNode {
       if (entries.empty()) return Value::Null(type());
       return map ? elements[entries[0] * 2 + 1] : elements[entries[0]];
     }
+    // Nothing in the range: null for a non-frozen collection (which is
+    // never empty, only absent), the empty collection for a frozen one, as
+    // Cassandra's slices give them.
+    if (entries.empty() && type().IsMultiCell()) return Value::Null(type());
     // Kept in the collection's own type (frozen or not).
     if (map) {
       std::vector<std::pair<Value, Value>> kept;

@@ -20,8 +20,8 @@
 #include <vector>
 
 #include "engine/cql/lexer.h"
-#include "engine/cql/parser_types.h"
 #include "engine/cql/parser_expressions.h"
+#include "engine/cql/parser_types.h"
 #include "engine/cql/reserved_keywords.h"
 
 namespace cassette::cql {
@@ -1472,24 +1472,33 @@ class Parser {
       Selector collection = std::move(*out);
       *out = Selector();
       out->kind = Selector::Kind::kElement;
+      std::string from_text, to_text;
       if (!IsRangeDots()) {
         Term key;
         if (!ParseTerm(&key)) return false;
         out->term = std::move(key);
+        from_text = SourceBetween(first, position_);
       }
       if (IsRangeDots()) {
         Take();
         Take();
         out->kind = Selector::Kind::kSlice;
         if (!IsSymbol("]")) {
+          const size_t to_first = position_;
           Term end;
           if (!ParseTerm(&end)) return false;
           out->slice_end = std::move(end);
+          to_text = SourceBetween(to_first, position_);
         }
       } else if (!out->term) {
         return NoViable();
       }
-      out->source_text = collection.source_text + "[" + SourceBetween(first, position_) + "]";
+      // A slice is named from its bounds' text, as Cassandra names it
+      // (`m[20 .. 25]` is the column `m[20..25]`).
+      out->source_text = collection.source_text + "[" +
+                         (out->kind == Selector::Kind::kSlice ? from_text + ".." + to_text
+                                                              : SourceBetween(first, position_)) +
+                         "]";
       out->args.push_back(std::move(collection));
       if (!ExpectSymbol("]")) return false;
     }

@@ -45,10 +45,13 @@ Status TableSchema::Validate() const {
   for (const ColumnDefinition& c : columns_) {
     if (c.kind != ColumnKind::kPartitionKey && c.kind != ColumnKind::kClustering) continue;
     if (c.type.IsMultiCell()) {
-      return Status::InvalidRequest(std::string(c.type.IsUserType()
-                                                    ? "Invalid non-frozen user-defined type "
-                                                    : "Invalid non-frozen collection type ") +
-                                    c.type.ToString() + " for PRIMARY KEY column '" + c.name + "'");
+      // Cassandra words the two differently (CreateTableStatement).
+      if (c.type.IsUserType()) {
+        return Status::InvalidRequest(
+            "Invalid non-frozen user-defined type for PRIMARY KEY component " + c.name);
+      }
+      return Status::InvalidRequest("Invalid non-frozen collection type " + c.type.ToString() +
+                                    " for PRIMARY KEY column '" + c.name + "'");
     }
     if (c.type.kind() == TypeKind::kCounter) {
       return Status::InvalidRequest("counter type is not supported for PRIMARY KEY column '" +

@@ -123,7 +123,7 @@ TEST_F(UdtTest, ErrorsAreCassandras) {
   EXPECT_EQ(Error("CREATE TYPE d (a int, b list<mt>)"),
             "Non-frozen UDTs are not allowed inside collections: list<mt>");
   EXPECT_EQ(Error("CREATE TABLE w (k mt PRIMARY KEY, v int)"),
-            "Invalid non-frozen user-defined type mt for PRIMARY KEY column 'k'");
+            "Invalid non-frozen user-defined type for PRIMARY KEY component k");
   EXPECT_EQ(Error("CREATE TABLE w (k int PRIMARY KEY, v frozen<ks.unknowntype>)"),
             "Unknown type ks.unknowntype");
   EXPECT_EQ(Error("CREATE TABLE w (k int PRIMARY KEY, v frozen<otherkeyspace.mytype>)"),
