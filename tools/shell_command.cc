@@ -1,7 +1,9 @@
 #include "tools/shell_command.h"
 
+#include <poll.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <fstream>
 #include <iostream>
 
@@ -61,9 +63,26 @@ int RunShellCommand(const ShellSettings& settings) {
     io.interrupted = interrupted;
     editor = std::make_unique<LineEditor>(LineEditor::DefaultHistoryFile());
     // cqlsh's pause between pages: Enter goes on; Ctrl-C or Ctrl-D stops.
-    io.more = [&editor, interrupted] {
-      std::optional<std::string> answer = editor->ReadLine("---MORE---", LineEditor::Remember::kNo);
-      return answer.has_value() && !interrupted->load();
+    // Read straight from the terminal (in its cooked mode between prompts),
+    // not through the line editor: the wait polls the interrupt flag, so a
+    // Ctrl-C that lands before the read begins still ends the listing
+    // (through libedit, the read restarted after the signal and the next
+    // line typed was taken as the answer).
+    io.more = [interrupted] {
+      std::cout << "---MORE---" << std::flush;
+      constexpr int kPollMillis = 100;
+      while (!interrupted->load()) {
+        pollfd terminal{STDIN_FILENO, POLLIN, 0};
+        const int ready = poll(&terminal, 1, kPollMillis);
+        if (ready < 0 && errno == EINTR) continue;
+        if (ready < 0) return false;
+        if (ready == 0) continue;
+        char key = 0;
+        if (read(STDIN_FILENO, &key, 1) != 1) return false;  // Ctrl-D on an empty line
+        if (key == '\n' || key == '\r') return !interrupted->load();
+        if (key == '\x03' || key == '\x04') return false;
+      }
+      return false;
     };
   }
   auto shell = Shell::Open(settings, NewPosixFileSystem(), io);
