@@ -198,6 +198,8 @@ std::string FormatCqlshError(const Status& status) {
       return ServerError("ReadFailure", "1300", "Replica(s) failed to execute read", message);
     case Status::Code::kWriteFailure:
       return ServerError("WriteFailure", "1500", "Replica(s) failed to execute write", message);
+    case Status::Code::kFunctionFailure:
+      return ServerError("FunctionFailure", "1400", "User Defined Function failure", message);
     case Status::Code::kAlreadyExists:
       return "AlreadyExists: " + AlreadyExistsText(message);
     default:

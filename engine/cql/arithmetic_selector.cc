@@ -135,9 +135,9 @@ Result<SelectorNodePtr> BuildOperand(const Selector& operand, SelectionContext* 
 
 Result<Value> ExecuteOperation(std::string_view op, const Value& left, const Value& right) {
   const auto failure = [&](const std::string& why) {
-    return Status::InvalidRequest("the operation '" + left.type().ToString() + " " +
-                                  std::string(op) + " " + right.type().ToString() +
-                                  "' failed: " + why);
+    return Status::FunctionFailure("the operation '" + left.type().ToString() + " " +
+                                   std::string(op) + " " + right.type().ToString() +
+                                   "' failed: " + why);
   };
   // TimestampType.addDuration / substractDuration: a timestamp counts
   // milliseconds, so a finer duration is refused.

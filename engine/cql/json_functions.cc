@@ -24,14 +24,13 @@ Result<Value> FromJson(const NativeFunction& self, const std::vector<Value>& arg
   bool malformed = false;
   Result<Value> value = ParseJsonValue(json, self.return_type, &malformed);
   if (value.ok()) return *value;
-  // Cassandra's FunctionExecutionException text (its class, FunctionFailure,
-  // is reported as InvalidRequest here); the detail is the JSON reader's or
-  // the conversion's own message.
+  // Cassandra's FunctionExecutionException (a FunctionFailure); the detail
+  // is the JSON reader's or the conversion's own message.
   const std::string detail =
       malformed ? "Could not decode JSON string '" + json + "': " + value.status().message()
                 : "org.apache.cassandra.serializers.MarshalException: " + value.status().message();
-  return Status::InvalidRequest("execution of '" + self.QualifiedName() +
-                                "[text]' failed: " + detail);
+  return Status::FunctionFailure("execution of '" + self.QualifiedName() +
+                                 "[text]' failed: " + detail);
 }
 
 Result<NativeFunction> MakeToJson(const std::string& name, const std::vector<DataType>& types,

@@ -52,8 +52,9 @@ bool IsOperator(std::string_view op) {
 }
 
 Status Failed(std::string_view op, const Value& left, const Value& right, std::string_view why) {
-  return Status::InvalidRequest("the operation '" + left.type().ToString() + " " + std::string(op) +
-                                " " + right.type().ToString() + "' failed: " + std::string(why));
+  return Status::FunctionFailure("the operation '" + left.type().ToString() + " " +
+                                 std::string(op) + " " + right.type().ToString() +
+                                 "' failed: " + std::string(why));
 }
 
 Result<Value> IntegerOperation(std::string_view op, const Value& left, const Value& right,

@@ -32,6 +32,8 @@ std::string_view Status::ClassName() const {
       return "Unavailable";
     case Code::kInvalidArgument:
       return "InvalidArgument";
+    case Code::kFunctionFailure:
+      return "FunctionFailure";
   }
   // A code outside the enum can only come from a cast of a corrupt byte;
   // name it rather than crash.

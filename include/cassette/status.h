@@ -32,6 +32,7 @@ class [[nodiscard]] Status {
     kWriteFailure = 11,     // Cassandra WriteFailure
     kUnavailable = 12,      // Cassandra Unavailable
     kInvalidArgument = 13,  // bad option value passed to the C++ API
+    kFunctionFailure = 14,  // Cassandra FunctionFailure: a function or operation failed
   };
 
   Status() = default;
@@ -53,6 +54,7 @@ class [[nodiscard]] Status {
   static Status WriteFailure(std::string m) { return {Code::kWriteFailure, std::move(m)}; }
   static Status Unavailable(std::string m) { return {Code::kUnavailable, std::move(m)}; }
   static Status InvalidArgument(std::string m) { return {Code::kInvalidArgument, std::move(m)}; }
+  static Status FunctionFailure(std::string m) { return {Code::kFunctionFailure, std::move(m)}; }
 
   bool ok() const { return code_ == Code::kOk; }
   Code code() const { return code_; }

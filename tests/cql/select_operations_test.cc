@@ -45,9 +45,9 @@ TEST_F(SelectOperationsTest, OverflowFailuresAndUnsupportedTypes) {
   EXPECT_EQ(Rows("SELECT a + (int) 2147483647, b + (tinyint) 127 FROM ks.t"),
             (RowList{"-2147483648, -128"}));
   EXPECT_EQ(Error("SELECT a / z FROM ks.t"),
-            "InvalidRequest: the operation 'int / int' failed: / by zero");
+            "FunctionFailure: the operation 'int / int' failed: / by zero");
   EXPECT_EQ(Error("SELECT a FROM ks.t WHERE a = 10 / 0"),
-            "InvalidRequest: the operation 'int / int' failed: / by zero");
+            "FunctionFailure: the operation 'int / int' failed: / by zero");
   EXPECT_EQ(Error("SELECT a + f FROM ks.t"),
             "InvalidRequest: the '+' operation is not supported between a and f");
   EXPECT_EQ(Error("SELECT f / 1 FROM ks.t"),
@@ -61,7 +61,7 @@ TEST_F(SelectOperationsTest, TimestampMinusDuration) {
   EXPECT_EQ(Rows("SELECT time - 10m FROM ks.t WHERE pk = 1"),
             (RowList{"2016-09-27 16:00:00.000000+0000"}));
   EXPECT_EQ(Error("SELECT * FROM ks.t WHERE pk = 1 AND time > '2016-09-27 16:15:00 UTC' - 10us"),
-            "InvalidRequest: the operation 'timestamp - duration' failed: The duration must "
+            "FunctionFailure: the operation 'timestamp - duration' failed: The duration must "
             "have a millisecond precision. Was: 10us");
   EXPECT_EQ(Error("SELECT time % 10m FROM ks.t WHERE pk = 1"),
             "InvalidRequest: the '%' operation is not supported between time and 10m");

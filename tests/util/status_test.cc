@@ -9,7 +9,7 @@ namespace {
 
 TEST(StatusTest, ClassNamesAreCassandras) {
   using C = Status::Code;
-  const std::array<std::pair<C, std::string_view>, 14> cases = {{
+  const std::array<std::pair<C, std::string_view>, 15> cases = {{
       {C::kOk, "OK"},
       {C::kInvalidRequest, "InvalidRequest"},
       {C::kSyntaxError, "SyntaxException"},
@@ -24,6 +24,7 @@ TEST(StatusTest, ClassNamesAreCassandras) {
       {C::kWriteFailure, "WriteFailure"},
       {C::kUnavailable, "Unavailable"},
       {C::kInvalidArgument, "InvalidArgument"},
+      {C::kFunctionFailure, "FunctionFailure"},
   }};
   for (auto [code, name] : cases) {
     EXPECT_EQ(Status(code, "m").ClassName(), name);
