@@ -5,6 +5,7 @@
 
 #include "engine/cql/select_restrictions.h"
 #include "engine/cql/term_evaluator.h"
+#include "engine/types/cell_path.h"
 #include "engine/types/type_codec.h"
 
 namespace cassette::cql {
@@ -87,13 +88,16 @@ class CollectionPartNode : public SelectorNode {
 class CellMetadataNode : public SelectorNode {
  public:
   enum class Function { kWritetime, kMaxWritetime, kTtl };
+  // A part of the column: the entries of `range`, or the user type field
+  // at position `field`.
   CellMetadataNode(DataType type, Function function, size_t slot, bool per_element,
-                   std::optional<KeyRange> range)
+                   std::optional<KeyRange> range, std::optional<size_t> field)
       : SelectorNode(std::move(type)),
         function_(function),
         slot_(slot),
         per_element_(per_element),
-        range_(std::move(range)) {}
+        range_(std::move(range)),
+        field_(field) {}
 
   void Reset() override { value_.reset(); }
   Status AddInput(const ResultRow& row) override {
@@ -107,12 +111,21 @@ class CellMetadataNode : public SelectorNode {
     if (!per_element_) {
       // One cell: the column's own, when the part selected (if any) is there.
       if (range_ && !AnyMatch(row)) return Value::Null(type());
+      if (field_ && !FieldPresent(row)) return Value::Null(type());
       return CellValue(slot_ < row.writetimes.size() ? row.writetimes[slot_] : std::nullopt,
                        slot_ < row.ttls.size() ? row.ttls[slot_] : std::nullopt);
     }
     std::vector<size_t> entries;
     if (slot_ >= row.elements.size()) return Value::Null(type());
     const std::vector<ElementCell>& cells = row.elements[slot_];
+    if (field_) {
+      // A non-frozen user type's field is a cell of its own.
+      const std::string path = UserTypeFieldPath(*field_);
+      for (const ElementCell& cell : cells) {
+        if (cell.path == path) return CellValue(cell.writetime, cell.ttl);
+      }
+      return Value::Null(type());
+    }
     if (range_) {
       const Value& collection = row.values[slot_];
       if (collection.is_null()) return Value::Null(type());
@@ -147,10 +160,17 @@ class CellMetadataNode : public SelectorNode {
     return !Matching(collection.type(), collection.Elements(), *range_).empty();
   }
 
+  bool FieldPresent(const ResultRow& row) const {
+    if (slot_ >= row.values.size() || row.values[slot_].is_null()) return false;
+    const std::vector<Value> fields = row.values[slot_].Elements();
+    return *field_ < fields.size() && !fields[*field_].is_null();
+  }
+
   Function function_;
   size_t slot_;
   bool per_element_;
   std::optional<KeyRange> range_;
+  std::optional<size_t> field_;
   std::optional<Value> value_;
 };
 
@@ -208,6 +228,19 @@ Result<SelectorNodePtr> BuildPart(SelectorNodePtr collection, const std::string&
 
 }  // namespace
 
+Result<size_t> FieldPosition(const DataType& type, const std::string& text,
+                             const std::string& field) {
+  if (!type.IsUserType()) {
+    return Status::InvalidRequest("Invalid field selection: " + text + " of type " +
+                                  type.ToString() + " is not a user type");
+  }
+  const int index = type.FieldIndex(field);
+  if (index < 0) {
+    return Status::InvalidRequest(text + " of type " + type.ToString() + " has no field " + field);
+  }
+  return static_cast<size_t>(index);
+}
+
 Result<SelectorNodePtr> BuildElementSelector(SelectorNodePtr collection, const std::string& text,
                                              const Term& key, SelectionContext* selection) {
   Selector part;
@@ -234,10 +267,11 @@ Result<SelectorNodePtr> BuildCellMetadataSelector(const Selector& target, const 
                                           : name == "maxwritetime"
                                               ? CellMetadataNode::Function::kMaxWritetime
                                               : CellMetadataNode::Function::kWritetime;
-  // The column under any element or slice selection.
+  // The column under any element, slice or field selection.
   const Selector* column_selector = &target;
   const Selector* part = nullptr;
-  if (target.kind == Selector::Kind::kElement || target.kind == Selector::Kind::kSlice) {
+  if (target.kind == Selector::Kind::kElement || target.kind == Selector::Kind::kSlice ||
+      target.kind == Selector::Kind::kField) {
     if (target.args.size() != 1 || target.args[0].kind != Selector::Kind::kColumn) {
       return Status::InvalidRequest("Invalid " + name + " selection: " + target.source_text);
     }
@@ -257,7 +291,12 @@ Result<SelectorNodePtr> BuildCellMetadataSelector(const Selector& target, const 
                                   " on PRIMARY KEY part " + column->name);
   }
   std::optional<KeyRange> range;
-  if (part != nullptr) {
+  std::optional<size_t> field;
+  if (part != nullptr && part->kind == Selector::Kind::kField) {
+    CASSETTE_ASSIGN_OR_RETURN(size_t position,
+                              FieldPosition(column->type, column->name, part->field));
+    field = position;
+  } else if (part != nullptr) {
     CASSETTE_ASSIGN_OR_RETURN(KeyRange r, RangeOf(column->type, column->name, *part, selection));
     range = std::move(r);
   }
@@ -265,13 +304,13 @@ Result<SelectorNodePtr> BuildCellMetadataSelector(const Selector& target, const 
   // A list of values where the selection may take several cells; one
   // value where it takes one cell (or the newest of them).
   const bool list = per_element && kind != CellMetadataNode::Function::kMaxWritetime &&
-                    (!range || range->IsSlice());
+                    (!range || range->IsSlice()) && !field;
   const DataType scalar =
       kind == CellMetadataNode::Function::kTtl ? DataType::Int() : DataType::Bigint();
   selection->needs_cell_metadata = true;
   return SelectorNodePtr(std::make_unique<CellMetadataNode>(
       list ? DataType::List(scalar) : scalar, kind, selection->slots->Require(column->name),
-      per_element, std::move(range)));
+      per_element, std::move(range), field));
 }
 
 }  // namespace cassette::cql

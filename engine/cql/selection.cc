@@ -312,18 +312,10 @@ Result<SelectorNodePtr> BuildField(SelectorNodePtr value, const std::string& tex
                                    const std::string& field, SelectionContext* selection) {
   (void)selection;
   const DataType type = value->type();
-  if (!type.IsUserType()) {
-    return Status::InvalidRequest("Invalid field selection: " + text + " of type " +
-                                  type.ToString() + " is not a user type");
-  }
-  const int index = type.FieldIndex(field);
-  if (index < 0) {
-    return Status::InvalidRequest(text + " of type " + type.ToString() + " has no field " + field);
-  }
+  CASSETTE_ASSIGN_OR_RETURN(size_t index, FieldPosition(type, text, field));
   std::vector<SelectorNodePtr> args;
   args.push_back(std::move(value));
-  return SelectorNodePtr(std::make_unique<FieldNode>(type.params()[static_cast<size_t>(index)],
-                                                     std::move(args), static_cast<size_t>(index)));
+  return SelectorNodePtr(std::make_unique<FieldNode>(type.params()[index], std::move(args), index));
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include "engine/mutation/reconcile.h"
 #include "engine/mutation/timestamps.h"
 #include "engine/schema/key_codec.h"
+#include "engine/types/cell_path.h"
 #include "engine/types/comparable.h"
 #include "engine/types/type_codec.h"
 #include "engine/util/coding.h"
@@ -175,19 +176,11 @@ class RowCellBuilder {
   }
 
   // A non-frozen user type: one cell per non-null field, its path the
-  // field's position (as a smallint, as Cassandra's cell path is a short).
-  static std::string FieldPath(size_t field) {
-    std::string position;
-    PutBigEndian16(&position, static_cast<uint16_t>(field));
-    std::string path;
-    EncodeComparable(DataType::Smallint(), position, false, &path);
-    return path;
-  }
-
+  // field's position (UserTypeFieldPath).
   Status SetField(const ColumnDefinition& column, size_t field, const Value& value,
                   ColumnData* data) {
     if (value.is_null()) {
-      data->cells.push_back(Tombstone(FieldPath(field)));
+      data->cells.push_back(Tombstone(UserTypeFieldPath(field)));
       return Status::OK();
     }
     const DataType& field_type = column.type.params()[field];
@@ -196,7 +189,7 @@ class RowCellBuilder {
                                     " of column " + column.name);
     }
     CASSETTE_RETURN_IF_ERROR(ValidateValue(field_type, value.bytes()));
-    data->cells.push_back(LiveCell(value.bytes(), FieldPath(field)));
+    data->cells.push_back(LiveCell(value.bytes(), UserTypeFieldPath(field)));
     return Status::OK();
   }
 

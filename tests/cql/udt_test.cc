@@ -11,55 +11,12 @@
 #include <string>
 #include <vector>
 
-#include "cassette/cql.h"
-#include "cassette/db.h"
+#include "tests/cql/cql_session_fixture.h"
 
 namespace cassette::cql {
 namespace {
 
-class UdtTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    Options options;
-    options.file_system = NewMemFileSystem();
-    options.clock = std::make_shared<ManualClock>(1'704'067'200'000'000);
-    options.scheduler = std::make_shared<ManualScheduler>();
-    auto db = Database::Open(options, "/db");
-    ASSERT_TRUE(db.ok()) << db.status().ToString();
-    db_ = std::move(db).value();
-    session_ = std::make_unique<CqlSession>(db_.get());
-    Run("CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', "
-        "'replication_factor': 1}");
-    Run("USE ks");
-  }
-
-  CqlResult Run(const std::string& cql) {
-    auto result = session_->Execute(cql);
-    EXPECT_TRUE(result.ok()) << cql << "\n" << result.status().ToString();
-    return result.ok() ? std::move(result).value() : CqlResult{};
-  }
-
-  // The rows as cqlsh shows their values, one string per row.
-  std::vector<std::string> Rows(const std::string& cql) {
-    CqlResult result = Run(cql);
-    std::vector<std::string> rows;
-    for (const auto& row : result.rows) {
-      std::string text;
-      for (const Value& v : row) text += (text.empty() ? "" : " | ") + v.ToString();
-      rows.push_back(std::move(text));
-    }
-    return rows;
-  }
-
-  std::string Error(const std::string& cql) {
-    auto result = session_->Execute(cql);
-    EXPECT_FALSE(result.ok()) << cql;
-    return result.ok() ? "" : result.status().message();
-  }
-
-  std::unique_ptr<Database> db_;
-  std::unique_ptr<CqlSession> session_;
-};
+class UdtTest : public CqlSessionTest {};
 
 using Strings = std::vector<std::string>;
 
@@ -111,6 +68,35 @@ TEST_F(UdtTest, NonFrozenColumnsWriteOneFieldAtATime) {
   EXPECT_EQ(Rows("SELECT v.a FROM t"), Strings{"null"});
   Run("UPDATE t SET v.a = 3 WHERE k = 0");
   EXPECT_EQ(Rows("SELECT v FROM t"), Strings{"{a: 3, foo: null, c: null}"});
+}
+
+TEST_F(UdtTest, WritetimeAndTtlOfAField) {
+  // ScyllaDB's test/cqlpy/test_udt.py (test_writetime_udt_field,
+  // test_ttl_udt_field, test_writetime_field_on_frozen_udt, the refusals),
+  // whose answers are Cassandra 5's: a non-frozen field is a cell of its
+  // own; a frozen value is one cell.
+  Run("CREATE TYPE typ (a int, b int)");
+  Run("CREATE TABLE t (p int PRIMARY KEY, x typ, f frozen<typ>, i int, u tuple<int, int>)");
+  Run("UPDATE t USING TIMESTAMP 100 AND TTL 3600 SET x.a = 42 WHERE p = 1");
+  Run("UPDATE t USING TIMESTAMP 200 SET x.b = 17 WHERE p = 1");
+  Run("INSERT INTO t (p, f) VALUES (1, {a: 1}) USING TIMESTAMP 300 AND TTL 7200");
+  EXPECT_EQ(Rows("SELECT writetime(x.a), writetime(x.b), ttl(x.a), ttl(x.b) FROM t"),
+            Strings{"100 | 200 | 3600 | null"});
+  EXPECT_EQ(Rows("SELECT writetime(f.a), ttl(f.a), writetime(f.b), maxwritetime(x.b) FROM t"),
+            Strings{"300 | 7200 | null | 200"});
+  // A field not set has no cell; neither has a row without the column.
+  Run("DELETE x.a FROM t WHERE p = 1");
+  EXPECT_EQ(Rows("SELECT writetime(x.a), writetime(x.b) FROM t"), Strings{"null | 200"});
+  Run("INSERT INTO t (p, i) VALUES (2, 0)");
+  EXPECT_EQ(Rows("SELECT writetime(x.a), ttl(f.b) FROM t WHERE p = 2"), Strings{"null | null"});
+
+  EXPECT_EQ(Error("SELECT writetime(i.a) FROM t"),
+            "Invalid field selection: i of type int is not a user type");
+  EXPECT_EQ(Error("SELECT ttl(u.a) FROM t"),
+            "Invalid field selection: u of type frozen<tuple<int, int>> is not a user type");
+  EXPECT_EQ(Error("SELECT writetime(x.c) FROM t"), "x of type typ has no field c");
+  EXPECT_EQ(Error("SELECT writetime(p.a) FROM t"),
+            "Cannot use selection function writetime on PRIMARY KEY part p");
 }
 
 TEST_F(UdtTest, ErrorsAreCassandras) {
