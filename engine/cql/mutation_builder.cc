@@ -69,9 +69,11 @@ Status MutationBuilder::Build(const WritePlan& plan, std::vector<Mutation>* out)
       for (const std::vector<Value>& clustering : targets.clustering_prefixes) {
         const std::vector<Value> row_clustering =
             plan.static_only ? std::vector<Value>{} : clustering;
-        RowBuilder row = plan.insert_marker && !plan.static_only ? m.Insert(row_clustering)
-                                                                 : m.Update(row_clustering);
-        CASSETTE_RETURN_IF_ERROR(ApplyWrites(plan, key, row_clustering, row));
+        StatementRow row{plan.insert_marker && !plan.static_only ? m.Insert(row_clustering)
+                                                                 : m.Update(row_clustering),
+                         &m.mutable_rows().back().columns,
+                         {}};
+        CASSETTE_RETURN_IF_ERROR(ApplyWrites(plan, key, row_clustering, &row));
       }
     }
     out->push_back(std::move(m));
@@ -90,15 +92,17 @@ Status MutationBuilder::Build(WritePlan&& plan, std::vector<Mutation>* out) {
   if (plan.ttl) m.UsingTtl(*plan.ttl);
   std::vector<Value> clustering;
   if (!plan.static_only) clustering = std::move(targets.clustering_prefixes[0]);
-  RowBuilder row = plan.insert_marker && !plan.static_only ? m.Insert(std::move(clustering))
-                                                           : m.Update(std::move(clustering));
+  StatementRow row{plan.insert_marker && !plan.static_only ? m.Insert(std::move(clustering))
+                                                           : m.Update(std::move(clustering)),
+                   &m.mutable_rows().back().columns,
+                   {}};
   const std::vector<Value> none;  // no write here reads, so no key is needed
   for (ColumnWrite& write : plan.writes) {
     if (write.kind == ColumnWrite::Kind::kSet) {
-      row.Set(std::move(write.column), std::move(write.value));
+      row.builder.Set(std::move(write.column), std::move(write.value));
       continue;
     }
-    CASSETTE_RETURN_IF_ERROR(ApplyWrite(plan, write, none, none, row));
+    CASSETTE_RETURN_IF_ERROR(ApplyWrite(plan, write, none, none, &row));
   }
   out->push_back(std::move(m));
   return Status::OK();
@@ -127,7 +131,7 @@ void MutationBuilder::DropSupersededCounterWrites(std::vector<Mutation>* mutatio
 }
 
 Status MutationBuilder::ApplyWrites(const WritePlan& plan, const std::vector<Value>& key,
-                                    const std::vector<Value>& clustering, RowBuilder row) {
+                                    const std::vector<Value>& clustering, StatementRow* row) {
   for (const ColumnWrite& write : plan.writes) {
     CASSETTE_RETURN_IF_ERROR(ApplyWrite(plan, write, key, clustering, row));
   }
@@ -136,7 +140,9 @@ Status MutationBuilder::ApplyWrites(const WritePlan& plan, const std::vector<Val
 
 Status MutationBuilder::ApplyWrite(const WritePlan& plan, const ColumnWrite& write,
                                    const std::vector<Value>& key,
-                                   const std::vector<Value>& clustering, RowBuilder& row) {
+                                   const std::vector<Value>& clustering, StatementRow* statement) {
+  RowBuilder& row = statement->builder;
+  const size_t operations_before = statement->operations->size();
   switch (write.kind) {
     case ColumnWrite::Kind::kSet:
       row.Set(write.column, write.value);
@@ -162,19 +168,25 @@ Status MutationBuilder::ApplyWrite(const WritePlan& plan, const ColumnWrite& wri
     case ColumnWrite::Kind::kListSetIndex:
     case ColumnWrite::Kind::kListDeleteIndex:
     case ColumnWrite::Kind::kListRemoveValues:
+      return ApplyListElementWrite(plan, write, key, clustering, statement);
     case ColumnWrite::Kind::kCounterAdd:
-      CASSETTE_RETURN_IF_ERROR(ApplyReadWrite(plan, write, key, clustering, row));
-      break;
+      return ApplyCounterWrite(plan, write, key, clustering, row);
+  }
+  // A list an earlier operation of the statement read sees this one too.
+  auto list = statement->lists.find(write.column);
+  if (list != statement->lists.end()) {
+    for (size_t i = operations_before; i < statement->operations->size(); ++i) {
+      if ((*statement->operations)[i].column == write.column) {
+        list->second.Replay(*statement->operations, i);
+      }
+    }
   }
   return Status::OK();
 }
 
-Status MutationBuilder::ApplyReadWrite(const WritePlan& plan, const ColumnWrite& write,
-                                       const std::vector<Value>& key,
-                                       const std::vector<Value>& clustering, RowBuilder& row) {
-  if (write.kind != ColumnWrite::Kind::kCounterAdd) {
-    return ApplyListElementWrite(plan, write, key, clustering, row);
-  }
+Status MutationBuilder::ApplyCounterWrite(const WritePlan& plan, const ColumnWrite& write,
+                                          const std::vector<Value>& key,
+                                          const std::vector<Value>& clustering, RowBuilder& row) {
   std::string cache_key;
   CASSETTE_ASSIGN_OR_RETURN(Value current, CurrentValue(plan, write, key, clustering, &cache_key));
   const int64_t old = current.is_null() ? 0 : current.AsInt64();
@@ -186,13 +198,13 @@ Status MutationBuilder::ApplyReadWrite(const WritePlan& plan, const ColumnWrite&
   return Status::OK();
 }
 
-Status MutationBuilder::ApplyListElementWrite(const WritePlan& plan, const ColumnWrite& write,
-                                              const std::vector<Value>& key,
-                                              const std::vector<Value>& clustering,
-                                              RowBuilder& row) {
-  // As Cassandra's statements do, each reads the list as stored (not as an
-  // earlier statement of its batch left it) and writes only the cells of
-  // the elements it changes: the others keep their timestamps and TTLs.
+Result<StatementListView*> MutationBuilder::ListView(const WritePlan& plan,
+                                                     const ColumnWrite& write,
+                                                     const std::vector<Value>& key,
+                                                     const std::vector<Value>& clustering,
+                                                     StatementRow* row) {
+  auto found = row->lists.find(write.column);
+  if (found != row->lists.end()) return &found->second;
   ReadQuery query = CurrentRowQuery(plan, write, key, clustering);
   query.with_cell_metadata = true;
   CASSETTE_ASSIGN_OR_RETURN(ResultSet result, db_->Read(query));
@@ -207,35 +219,52 @@ Status MutationBuilder::ApplyListElementWrite(const WritePlan& plan, const Colum
                               std::to_string(values.size()) + " values but " +
                               std::to_string(cells.size()) + " element cells");
   }
+  StatementListView view(write.column, std::move(values), std::move(cells));
+  // The statement's earlier operations on the list, which read nothing.
+  const std::vector<ColumnOperation>& operations = *row->operations;
+  for (size_t i = 0; i < operations.size(); ++i) {
+    if (operations[i].column == write.column) view.Replay(operations, i);
+  }
+  return &row->lists.emplace(write.column, std::move(view)).first->second;
+}
+
+Status MutationBuilder::ApplyListElementWrite(const WritePlan& plan, const ColumnWrite& write,
+                                              const std::vector<Value>& key,
+                                              const std::vector<Value>& clustering,
+                                              StatementRow* row) {
+  // Each writes only the cells of the elements it changes: the others keep
+  // their timestamps and TTLs.
+  CASSETTE_ASSIGN_OR_RETURN(StatementListView * list, ListView(plan, write, key, clustering, row));
+  std::vector<ColumnOperation>& operations = *row->operations;
   const DataType& element_type = write.type.params()[0];
   switch (write.kind) {
     case ColumnWrite::Kind::kListSetIndex:
     case ColumnWrite::Kind::kListDeleteIndex: {
       const bool set = write.kind == ColumnWrite::Kind::kListSetIndex;
-      if (cells.empty()) {
+      if (list->size() == 0) {
         return Status::InvalidRequest(set ? "Attempted to set an element on a list which is null"
                                           : "Attempted to delete an element from a list which is "
                                             "null");
       }
-      if (write.index < 0 || static_cast<size_t>(write.index) >= cells.size()) {
+      if (write.index < 0 || static_cast<size_t>(write.index) >= list->size()) {
         return Status::InvalidRequest("List index " + std::to_string(write.index) +
                                       " out of bound, list has size " +
-                                      std::to_string(cells.size()));
+                                      std::to_string(list->size()));
       }
-      std::string& path = cells[static_cast<size_t>(write.index)].path;
+      const size_t index = static_cast<size_t>(write.index);
       // `l[i] = null` deletes the element, as Cassandra's setter by index does.
-      if (set && !write.value.is_null()) {
-        row.SetListElementAt(write.column, std::move(path), write.value);
+      if (set) {
+        list->SetAt(index, write.value, row->builder, operations);
       } else {
-        row.DeleteListElementAt(write.column, std::move(path));
+        list->DeleteAt(index, row->builder, operations);
       }
       return Status::OK();
     }
     case ColumnWrite::Kind::kListRemoveValues:
-      for (size_t i = 0; i < values.size(); ++i) {
+      for (size_t i = list->size(); i-- > 0;) {
         for (const Value& gone : write.elements) {
-          if (CompareValues(element_type, values[i].bytes(), gone.bytes()) == 0) {
-            row.DeleteListElementAt(write.column, std::move(cells[i].path));
+          if (CompareValues(element_type, list->value(i).bytes(), gone.bytes()) == 0) {
+            list->DeleteAt(i, row->builder, operations);
             break;
           }
         }

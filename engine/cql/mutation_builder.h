@@ -3,8 +3,9 @@
 // value) read it here, so the caller holds the serial mutex while building
 // a plan that NeedsRead() and until the mutations are applied. A counter
 // sees what earlier statements of its batch wrote (two increments of one
-// counter in a batch add up); a list operation reads the list as stored,
-// as Cassandra's do. Thread-compatible.
+// counter in a batch add up); a list operation reads the list as stored
+// with its own statement's earlier operations applied (not other
+// statements' of its batch), as Cassandra's do. Thread-compatible.
 #pragma once
 
 #include <map>
@@ -14,6 +15,7 @@
 
 #include "cassette/db.h"
 #include "cassette/mutation.h"
+#include "engine/cql/statement_list_view.h"
 #include "engine/cql/write_plan.h"
 
 namespace cassette::cql {
@@ -36,17 +38,29 @@ class MutationBuilder {
   static void DropSupersededCounterWrites(std::vector<Mutation>* mutations);
 
  private:
+  // One statement's row: its builder, the operations it holds so far, and
+  // the lists its operations have read (by column).
+  struct StatementRow {
+    RowBuilder builder;
+    std::vector<ColumnOperation>* operations;
+    std::map<std::string, StatementListView> lists;
+  };
+
   Status ApplyWrites(const WritePlan& plan, const std::vector<Value>& key,
-                     const std::vector<Value>& clustering, RowBuilder row);
+                     const std::vector<Value>& clustering, StatementRow* row);
   Status ApplyWrite(const WritePlan& plan, const ColumnWrite& write, const std::vector<Value>& key,
-                    const std::vector<Value>& clustering, RowBuilder& row);
-  Status ApplyReadWrite(const WritePlan& plan, const ColumnWrite& write,
-                        const std::vector<Value>& key, const std::vector<Value>& clustering,
-                        RowBuilder& row);
+                    const std::vector<Value>& clustering, StatementRow* row);
+  Status ApplyCounterWrite(const WritePlan& plan, const ColumnWrite& write,
+                           const std::vector<Value>& key, const std::vector<Value>& clustering,
+                           RowBuilder& row);
   // l[i] = v, DELETE l[i], l = l - [..]: the cells of the elements changed.
   Status ApplyListElementWrite(const WritePlan& plan, const ColumnWrite& write,
                                const std::vector<Value>& key, const std::vector<Value>& clustering,
-                               RowBuilder& row);
+                               StatementRow* row);
+  // The list `write` names as the statement sees it now (read on first use).
+  Result<StatementListView*> ListView(const WritePlan& plan, const ColumnWrite& write,
+                                      const std::vector<Value>& key,
+                                      const std::vector<Value>& clustering, StatementRow* row);
   // The read of the written column in the written row.
   static ReadQuery CurrentRowQuery(const WritePlan& plan, const ColumnWrite& write,
                                    const std::vector<Value>& key,

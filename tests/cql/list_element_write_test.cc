@@ -2,58 +2,33 @@
 // elements they change, as Cassandra's list setter by index and discarders
 // do: the other elements keep their own timestamps and TTLs, an element
 // written later than the statement survives it, and no element is ever
-// duplicated. Each statement reads the list as stored, also inside a
-// BATCH. Cases after Cassandra 5.0's
+// duplicated. Each statement reads the list as stored with its own earlier
+// operations applied; statements of a BATCH do not see each other's. Cases
+// after Cassandra 5.0's
 // test/unit/org/apache/cassandra/cql3/validation/entities/CollectionsTest.java
-// (testList, testListWithUnsetValues) and WritetimeOrTTLTest.java
+// (testList, testListWithUnsetValues,
+// testMultipleOperationOnListWithinTheSameQuery) and WritetimeOrTTLTest.java
 // (testList).
 #include <gtest/gtest.h>
 
 #include <memory>
 #include <string>
 
-#include "cassette/cql.h"
-#include "cassette/db.h"
+#include "tests/cql/cql_session_fixture.h"
 
 namespace cassette::cql {
 namespace {
 
-constexpr int64_t kNow = 1'704'067'200'000'000;
-
-class ListElementWriteTest : public ::testing::Test {
+class ListElementWriteTest : public CqlSessionTest {
  protected:
   void SetUp() override {
-    Options options;
-    options.file_system = NewMemFileSystem();
-    clock_ = std::make_shared<ManualClock>(kNow);
-    options.clock = clock_;
-    options.scheduler = std::make_shared<ManualScheduler>();
-    auto db = Database::Open(options, "/db");
-    ASSERT_TRUE(db.ok()) << db.status().ToString();
-    db_ = std::move(db).value();
-    session_ = std::make_unique<CqlSession>(db_.get());
-    Run("CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', "
-        "'replication_factor': 1}");
+    CqlSessionTest::SetUp();
     Run("CREATE TABLE ks.t (k int PRIMARY KEY, l list<int>)");
-  }
-  void Run(const std::string& cql) {
-    auto result = session_->Execute(cql);
-    ASSERT_TRUE(result.ok()) << cql << ": " << result.status().ToString();
-  }
-  std::string Error(const std::string& cql) {
-    auto result = session_->Execute(cql);
-    return result.ok() ? "<ok>" : result.status().message();
   }
   // The first row's first column, as text.
   std::string Select(const std::string& what, int k = 1) {
-    auto result = session_->Execute("SELECT " + what + " FROM ks.t WHERE k = " + std::to_string(k));
-    EXPECT_TRUE(result.ok()) << result.status().ToString();
-    if (!result.ok() || result->rows.empty()) return "<no row>";
-    return result->rows[0][0].ToString();
+    return Row("SELECT " + what + " FROM ks.t WHERE k = " + std::to_string(k));
   }
-  std::shared_ptr<ManualClock> clock_;
-  std::unique_ptr<Database> db_;
-  std::unique_ptr<CqlSession> session_;
 };
 
 TEST_F(ListElementWriteTest, SetByIndexKeepsTheOtherElementsCells) {
@@ -69,7 +44,7 @@ TEST_F(ListElementWriteTest, AnElementWrittenLaterIsNeitherDuplicatedNorLost) {
   // The statement's timestamp is older than the appended element's: the
   // old rewrite of the whole list kept that element and added its copy.
   Run("INSERT INTO ks.t (k, l) VALUES (1, [1, 2])");
-  Run("UPDATE ks.t USING TIMESTAMP " + std::to_string(kNow + 100'000'000) +
+  Run("UPDATE ks.t USING TIMESTAMP " + std::to_string(kStartMicros + 100'000'000) +
       " SET l = l + [3] WHERE k = 1");
   Run("UPDATE ks.t SET l[0] = 10 WHERE k = 1");
   EXPECT_EQ(Select("l"), "[10, 2, 3]");
@@ -109,6 +84,42 @@ TEST_F(ListElementWriteTest, StatementsOfABatchEachReadTheStoredList) {
       "UPDATE ks.t SET l[1] = 30 WHERE k = 1; "
       "APPLY BATCH");
   EXPECT_EQ(Select("l"), "[20, 30]");
+}
+
+TEST_F(ListElementWriteTest, LaterOperationsOfAStatementSeeTheEarlierOnes) {
+  Run("INSERT INTO ks.t (k, l) VALUES (1, [1, 2, 3, 4])");
+  // Two writes of one element at one timestamp: the larger value wins.
+  Run("UPDATE ks.t SET l[2] = 7, l[2] = 8 WHERE k = 1");
+  EXPECT_EQ(Select("l"), "[1, 2, 8, 4]");
+  Run("UPDATE ks.t SET l[2] = 9, l[2] = 6 WHERE k = 1");
+  EXPECT_EQ(Select("l"), "[1, 2, 9, 4]");
+  // The second deletion sees the list without the first's element.
+  Run("DELETE l[2], l[2] FROM ks.t WHERE k = 1");
+  EXPECT_EQ(Select("l"), "[1, 2]");
+  // An index reaches the elements the statement appends...
+  Run("UPDATE ks.t SET l = l + [3, 4], l[3] = 7 WHERE k = 1");
+  EXPECT_EQ(Select("l"), "[1, 2, 3, 7]");
+  // ...which reconcile with them as one cell: 6 beats 5.
+  Run("UPDATE ks.t SET l = l + [6, 8], l[4] = 5 WHERE k = 1");
+  EXPECT_EQ(Select("l"), "[1, 2, 3, 7, 6, 8]");
+  EXPECT_EQ(Error("UPDATE ks.t SET l[6] = 5, l = l + [9] WHERE k = 1"),
+            "List index 6 out of bound, list has size 6");
+  // A removal by value sees the element the statement set.
+  Run("UPDATE ks.t SET l[2] = 8, l = l - [8] WHERE k = 1");
+  EXPECT_EQ(Select("l"), "[1, 2, 7, 6]");
+  EXPECT_EQ(Error("UPDATE ks.t SET l = l - [6], l[3] = 4 WHERE k = 1"),
+            "List index 3 out of bound, list has size 3");
+  Run("UPDATE ks.t SET l = l - [2, 6], l[0] = 9 WHERE k = 1");
+  EXPECT_EQ(Select("l"), "[9, 7]");
+  // Deleting an element the statement prepends: it is never written.
+  Run("UPDATE ks.t SET l = [5, 6] + l, l[0] = null WHERE k = 1");
+  EXPECT_EQ(Select("l"), "[6, 9, 7]");
+  // An appended element set and another removed in one statement.
+  Run("UPDATE ks.t SET l = l + [10, 11, 12], l[4] = 20, l = l - [10] WHERE k = 1");
+  EXPECT_EQ(Select("l"), "[6, 9, 7, 20, 12]");
+  // Setting the whole list and an element of it is refused, as in Cassandra.
+  EXPECT_EQ(Error("UPDATE ks.t SET l = [1], l[0] = 2 WHERE k = 1"),
+            "Multiple incompatible setting of column l");
 }
 
 TEST_F(ListElementWriteTest, IndexErrorsUseCassandrasMessages) {
