@@ -3,40 +3,13 @@
 #include <algorithm>
 #include <utility>
 
+#include "engine/cql/operator_text.h"
 #include "engine/cql/term_evaluator.h"
 #include "engine/types/type_codec.h"
 
 namespace cassette::cql {
 
 namespace {
-
-const char* OperatorText(Operator op) {
-  switch (op) {
-    case Operator::kEq:
-      return "=";
-    case Operator::kNeq:
-      return "!=";
-    case Operator::kLt:
-      return "<";
-    case Operator::kLe:
-      return "<=";
-    case Operator::kGt:
-      return ">";
-    case Operator::kGe:
-      return ">=";
-    case Operator::kIn:
-      return "IN";
-    case Operator::kContains:
-      return "CONTAINS";
-    case Operator::kContainsKey:
-      return "CONTAINS KEY";
-    case Operator::kLike:
-      return "LIKE";
-    case Operator::kIsNotNull:
-      return "IS NOT";
-  }
-  return "?";
-}
 
 // An empty non-frozen collection does not exist: it reads as null.
 bool IsNullish(const Value& v, const DataType& type) {

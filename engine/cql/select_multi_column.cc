@@ -6,6 +6,7 @@
 #include <string>
 #include <utility>
 
+#include "engine/cql/operator_text.h"
 #include "engine/cql/select_restriction_builder.h"
 #include "engine/cql/term_evaluator.h"
 #include "engine/cql/term_text.h"
@@ -14,33 +15,13 @@
 namespace cassette::cql::select_detail {
 namespace {
 
-// The operators a multi-column relation takes, as CQL writes them.
-const char* OperatorSymbol(Operator op) {
-  switch (op) {
-    case Operator::kEq:
-      return "=";
-    case Operator::kLt:
-      return "<";
-    case Operator::kLe:
-      return "<=";
-    case Operator::kGt:
-      return ">";
-    case Operator::kGe:
-      return ">=";
-    case Operator::kIn:
-      return "IN";
-    default:
-      return "?";
-  }
-}
-
 // "(b, c) = (0, 1)": a multi-column relation as Cassandra prints it in messages.
 std::string MultiColumnRelationText(const Relation& relation) {
   std::string text = "(";
   for (size_t i = 0; i < relation.columns.size(); ++i) {
     text += (i > 0 ? ", " : "") + relation.columns[i];
   }
-  text += std::string(") ") + OperatorSymbol(relation.op) + " ";
+  text += std::string(") ") + OperatorText(relation.op) + " ";
   if (relation.value) return text + TermSourceText(*relation.value);
   std::string values;
   for (const Term& term : relation.in_values) {

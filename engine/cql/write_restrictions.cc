@@ -5,6 +5,7 @@
 #include <string>
 #include <unordered_set>
 
+#include "engine/cql/operator_text.h"
 #include "engine/cql/term_evaluator.h"
 #include "engine/types/type_codec.h"
 
@@ -16,34 +17,6 @@ bool IsSlice(Operator op) {
   return op == Operator::kLt || op == Operator::kLe || op == Operator::kGt || op == Operator::kGe;
 }
 bool IsStartBound(Operator op) { return op == Operator::kGt || op == Operator::kGe; }
-
-const char* OperatorText(Operator op) {
-  switch (op) {
-    case Operator::kEq:
-      return "=";
-    case Operator::kNeq:
-      return "!=";
-    case Operator::kLt:
-      return "<";
-    case Operator::kLe:
-      return "<=";
-    case Operator::kGt:
-      return ">";
-    case Operator::kGe:
-      return ">=";
-    case Operator::kIn:
-      return "IN";
-    case Operator::kContains:
-      return "CONTAINS";
-    case Operator::kContainsKey:
-      return "CONTAINS KEY";
-    case Operator::kLike:
-      return "LIKE";
-    case Operator::kIsNotNull:
-      return "IS NOT";
-  }
-  return "?";
-}
 
 // A run of key columns restricted together: one column by EQ or IN, or
 // several by a tuple EQ or IN. Each entry of `tuples` has one value per column.

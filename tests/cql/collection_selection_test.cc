@@ -9,49 +9,12 @@
 #include <memory>
 #include <string>
 
-#include "cassette/cql.h"
-#include "cassette/db.h"
+#include "tests/cql/cql_session_fixture.h"
 
 namespace cassette::cql {
 namespace {
 
-class CollectionSelectionTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    Options options;
-    options.file_system = NewMemFileSystem();
-    options.clock = std::make_shared<ManualClock>(1'704'067'200'000'000);
-    options.scheduler = std::make_shared<ManualScheduler>();
-    auto db = Database::Open(options, "/db");
-    ASSERT_TRUE(db.ok()) << db.status().ToString();
-    db_ = std::move(db).value();
-    session_ = std::make_unique<CqlSession>(db_.get());
-    Run("CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', "
-        "'replication_factor': 1}");
-    Run("USE ks");
-  }
-  void Run(const std::string& cql) {
-    auto result = session_->Execute(cql);
-    ASSERT_TRUE(result.ok()) << cql << ": " << result.status().ToString();
-  }
-  std::string Error(const std::string& cql) {
-    auto result = session_->Execute(cql);
-    return result.ok() ? "<ok>" : result.status().message();
-  }
-  // Every value of the first row, as text, separated by " | ".
-  std::string Row(const std::string& cql) {
-    auto result = session_->Execute(cql);
-    EXPECT_TRUE(result.ok()) << cql << ": " << result.status().ToString();
-    if (!result.ok() || result->rows.empty()) return "<no row>";
-    std::string out;
-    for (size_t i = 0; i < result->rows[0].size(); ++i) {
-      out += (i > 0 ? " | " : "") + result->rows[0][i].ToString();
-    }
-    return out;
-  }
-  std::unique_ptr<Database> db_;
-  std::unique_ptr<CqlSession> session_;
-};
+class CollectionSelectionTest : public CqlSessionTest {};
 
 TEST_F(CollectionSelectionTest, WritetimeAndTtlOfAListAreOnePerElement) {
   Run("CREATE TABLE t (k int PRIMARY KEY, l list<int>)");

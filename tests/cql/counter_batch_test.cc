@@ -9,40 +9,24 @@
 #include <memory>
 #include <string>
 
-#include "cassette/cql.h"
-#include "cassette/db.h"
+#include "tests/cql/cql_session_fixture.h"
 
 namespace cassette::cql {
 namespace {
 
-class CounterBatchTest : public ::testing::Test {
+class CounterBatchTest : public CqlSessionTest {
  protected:
   void SetUp() override {
-    Options options;
-    options.file_system = NewMemFileSystem();
-    options.clock = std::make_shared<ManualClock>(1'704'067'200'000'000);
-    options.scheduler = std::make_shared<ManualScheduler>();
-    auto db = Database::Open(options, "/db");
-    ASSERT_TRUE(db.ok()) << db.status().ToString();
-    db_ = std::move(db).value();
-    session_ = std::make_unique<CqlSession>(db_.get());
-    Run("CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', "
-        "'replication_factor': 1}");
+    CqlSessionTest::SetUp();
     Run("CREATE TABLE ks.c (k int, r int, n counter, m counter, PRIMARY KEY (k, r))");
   }
-  void Run(const std::string& cql) {
-    auto result = session_->Execute(cql);
-    ASSERT_TRUE(result.ok()) << cql << ": " << result.status().ToString();
-  }
+  // "n m" of one row.
   std::string Counters(int k, int r) {
-    auto result = session_->Execute("SELECT n, m FROM ks.c WHERE k = " + std::to_string(k) +
-                                    " AND r = " + std::to_string(r));
-    EXPECT_TRUE(result.ok()) << result.status().ToString();
-    if (!result.ok() || result->rows.empty()) return "<no row>";
-    return result->rows[0][0].ToString() + " " + result->rows[0][1].ToString();
+    CqlResult result = Run("SELECT n, m FROM ks.c WHERE k = " + std::to_string(k) +
+                           " AND r = " + std::to_string(r));
+    if (result.rows.empty()) return "<no row>";
+    return result.rows[0][0].ToString() + " " + result.rows[0][1].ToString();
   }
-  std::unique_ptr<Database> db_;
-  std::unique_ptr<CqlSession> session_;
 };
 
 TEST_F(CounterBatchTest, IncrementThenDecrementInOneBatchCancelOut) {

@@ -10,48 +10,16 @@
 #include <utility>
 #include <vector>
 
-#include "cassette/clock.h"
-#include "cassette/cql.h"
-#include "cassette/db.h"
-#include "cassette/file_system.h"
-#include "cassette/scheduler.h"
+#include "tests/cql/cql_session_fixture.h"
 
 namespace cassette::cql {
 namespace {
 
-class LimitsTest : public ::testing::Test {
+class LimitsTest : public CqlSessionTest {
  protected:
-  static constexpr int64_t kStartMicros = 1'704'067'200'000'000;  // 2024-01-01
-
-  void SetUp() override { Open(Options()); }
-
-  void Open(Options options) {
-    session_.reset();
-    db_.reset();
-    clock_ = std::make_shared<ManualClock>(kStartMicros);
-    options.file_system = NewMemFileSystem();
-    options.clock = clock_;
-    options.scheduler = std::make_shared<ManualScheduler>();
-    auto db = Database::Open(options, "/db");
-    ASSERT_TRUE(db.ok()) << db.status().ToString();
-    db_ = std::move(db).value();
-    session_ = std::make_unique<CqlSession>(db_.get());
-    Run("CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', "
-        "'replication_factor': 1}");
-    Run("USE ks");
-  }
-
-  CqlResult Run(const std::string& cql, const std::vector<Value>& values = {},
-                const CqlQueryOptions& options = {}) {
-    auto result = session_->Execute(cql, values, options);
-    EXPECT_TRUE(result.ok()) << cql << "\n" << result.status().ToString();
-    return result.ok() ? std::move(result).value() : CqlResult{};
-  }
-
-  std::string Error(const std::string& cql, const std::vector<Value>& values = {}) {
-    auto result = session_->Execute(cql, values);
-    EXPECT_FALSE(result.ok()) << cql;
-    return result.ok() ? "OK" : result.status().ToString();
+  // The error of a statement that must fail, with its class.
+  std::string ErrorText(const std::string& cql, const std::vector<Value>& values = {}) {
+    return Failure(cql, values).ToString();
   }
 
   // One value of a one-row result, rendered.
@@ -89,10 +57,6 @@ class LimitsTest : public ::testing::Test {
       ASSERT_TRUE(r.ok()) << r.status().ToString();
     }
   }
-
-  std::shared_ptr<ManualClock> clock_;
-  std::unique_ptr<Database> db_;
-  std::unique_ptr<CqlSession> session_;
 };
 
 // --- Aggregates stream their input ---------------------------------------
@@ -176,13 +140,13 @@ TEST_F(LimitsTest, GroupByPagingStateBeyondTheGroupsIsRefused) {
 TEST_F(LimitsTest, StatementLargerThanTheFrameIsRefusedBeforeParsing) {
   Options options;
   options.native_transport_max_frame_size = 100;
-  Open(options);
+  OpenDatabase(options);
   Run("CREATE TABLE b (k int PRIMARY KEY, v blob)");
   const std::string statement = "INSERT INTO b (k, v) VALUES (1, 0x" + std::string(100, 'a') + ")";
   // Mirrors Cassandra's frame decoder (transport/Frame.Decoder.fail).
-  EXPECT_EQ(Error(statement), "InvalidRequest: Request is too big: length " +
-                                  std::to_string(statement.size()) +
-                                  " exceeds maximum allowed length 100.");
+  EXPECT_EQ(ErrorText(statement), "InvalidRequest: Request is too big: length " +
+                                      std::to_string(statement.size()) +
+                                      " exceeds maximum allowed length 100.");
   EXPECT_FALSE(session_->Prepare(statement).ok());
   Run("INSERT INTO b (k, v) VALUES (1, 0xab)");
 }
@@ -190,9 +154,9 @@ TEST_F(LimitsTest, StatementLargerThanTheFrameIsRefusedBeforeParsing) {
 TEST_F(LimitsTest, BoundValueLargerThanMaxValueSizeIsRefused) {
   Options options;
   options.max_value_size = 64;
-  Open(options);
+  OpenDatabase(options);
   Run("CREATE TABLE b (k int PRIMARY KEY, v blob)");
-  EXPECT_EQ(Error("INSERT INTO b (k, v) VALUES (1, ?)", {Value::Blob(std::string(65, 'x'))}),
+  EXPECT_EQ(ErrorText("INSERT INTO b (k, v) VALUES (1, ?)", {Value::Blob(std::string(65, 'x'))}),
             "InvalidRequest: Value length 65 exceeds the maximum of 64, which is set via "
             "max_value_size");
   Run("INSERT INTO b (k, v) VALUES (1, ?)", {Value::Blob(std::string(64, 'x'))});
@@ -235,12 +199,12 @@ TEST_F(LimitsTest, BatchOverTheWarnThresholdWarns) {
 TEST_F(LimitsTest, BatchOverTheFailThresholdIsRefusedWhole) {
   Run("CREATE TABLE kv (k int PRIMARY KEY, v text)");
   Run("CREATE TABLE other (k int PRIMARY KEY, v text)");
-  EXPECT_EQ(Error(Batch(30, 2000)), "InvalidRequest: Batch too large");
+  EXPECT_EQ(ErrorText(Batch(30, 2000)), "InvalidRequest: Batch too large");
   EXPECT_EQ(Scalar("SELECT count(*) FROM kv"), "0");
-  EXPECT_EQ(
-      Error("BEGIN BATCH INSERT INTO kv (k, v) VALUES (1, '" + std::string(30000, 'a') +
-            "'); UPDATE other SET v = '" + std::string(30000, 'b') + "' WHERE k = 2; APPLY BATCH"),
-      "InvalidRequest: Batch too large");
+  EXPECT_EQ(ErrorText("BEGIN BATCH INSERT INTO kv (k, v) VALUES (1, '" + std::string(30000, 'a') +
+                      "'); UPDATE other SET v = '" + std::string(30000, 'b') +
+                      "' WHERE k = 2; APPLY BATCH"),
+            "InvalidRequest: Batch too large");
   EXPECT_EQ(Scalar("SELECT count(*) FROM kv"), "0");
   EXPECT_EQ(Scalar("SELECT count(*) FROM other"), "0");
 }
@@ -248,7 +212,7 @@ TEST_F(LimitsTest, BatchOverTheFailThresholdIsRefusedWhole) {
 TEST_F(LimitsTest, SinglePartitionBatchOverTheMutationSizeIsRefusedWhole) {
   Options options;
   options.max_mutation_size = 64 << 10;
-  Open(options);
+  OpenDatabase(options);
   Run("CREATE TABLE wide (k int, c int, v text, PRIMARY KEY (k, c))");
   // Every statement alone fits; together they do not.
   std::string batch = "BEGIN BATCH\n";
@@ -257,7 +221,7 @@ TEST_F(LimitsTest, SinglePartitionBatchOverTheMutationSizeIsRefusedWhole) {
              std::string(10000, 'v') + "');\n";
   }
   batch += "APPLY BATCH";
-  const std::string error = Error(batch);
+  const std::string error = ErrorText(batch);
   EXPECT_EQ(error.rfind("InvalidRequest: Mutation of ", 0), 0u) << error;
   EXPECT_NE(error.find("bytes is too large for the maximum size of 65536"), std::string::npos);
   EXPECT_EQ(Scalar("SELECT count(*) FROM wide"), "0");
@@ -304,11 +268,11 @@ TEST_F(LimitsTest, UpdateAndDeleteWithLargeInLists) {
 // Mirrors Constants.Literal (HEX) -> BytesType.fromString -> Hex.hexToBytes.
 TEST_F(LimitsTest, OddLengthHexLiteralIsRefused) {
   Run("CREATE TABLE b (k int PRIMARY KEY, v blob)");
-  EXPECT_EQ(Error("INSERT INTO b (k, v) VALUES (1, 0xabc)"),
+  EXPECT_EQ(ErrorText("INSERT INTO b (k, v) VALUES (1, 0xabc)"),
             "InvalidRequest: cannot parse 'abc' as hex bytes");
-  EXPECT_EQ(Error("SELECT * FROM b WHERE k = 1 AND v = 0x1 ALLOW FILTERING"),
+  EXPECT_EQ(ErrorText("SELECT * FROM b WHERE k = 1 AND v = 0x1 ALLOW FILTERING"),
             "InvalidRequest: cannot parse '1' as hex bytes");
-  EXPECT_EQ(Error("INSERT INTO b JSON '{\"k\": 1, \"v\": \"0xabc\"}'"),
+  EXPECT_EQ(ErrorText("INSERT INTO b JSON '{\"k\": 1, \"v\": \"0xabc\"}'"),
             "InvalidRequest: Error decoding JSON value for v: Value '0xabc' is not a valid blob "
             "representation: cannot parse 'abc' as hex bytes");
   Run("INSERT INTO b (k, v) VALUES (1, 0x0abc)");
@@ -325,10 +289,10 @@ TEST_F(LimitsTest, ToDateOfAnOutOfRangeTimestampFails) {
   Run("INSERT INTO ts (k, t) VALUES (1, ?)", {Value::Timestamp(INT64_MAX)});
   Run("INSERT INTO ts (k, t) VALUES (2, ?)", {Value::Timestamp(INT64_MIN)});
   Run("INSERT INTO ts (k, t) VALUES (3, '2024-05-06 07:08:09.010+0000')");
-  EXPECT_EQ(Error("SELECT toDate(t) FROM ts WHERE k = 1"),
+  EXPECT_EQ(ErrorText("SELECT toDate(t) FROM ts WHERE k = 1"),
             "InvalidRequest: Input date +292278994-08-17T07:12:55.807Z is greater than max "
             "supported date 5881580-07-11");
-  EXPECT_EQ(Error("SELECT toDate(t) FROM ts WHERE k = 2"),
+  EXPECT_EQ(ErrorText("SELECT toDate(t) FROM ts WHERE k = 2"),
             "InvalidRequest: Input date -292275055-05-16T16:47:04.192Z is less than min "
             "supported date -5877641-06-23");
   EXPECT_EQ(Scalar("SELECT toDate(t) FROM ts WHERE k = 3"), "2024-05-06");
@@ -337,13 +301,13 @@ TEST_F(LimitsTest, ToDateOfAnOutOfRangeTimestampFails) {
   Run("INSERT INTO ts (k, t) VALUES (4, ?)", {Value::Timestamp(int64_t{INT32_MAX} * 86400 * 1000)});
   EXPECT_EQ(Scalar("SELECT toDate(t) FROM ts WHERE k = 4"), "2147483647");
   // CAST and date arithmetic check the same range.
-  EXPECT_EQ(Error("SELECT CAST(t AS date) FROM ts WHERE k = 1"),
+  EXPECT_EQ(ErrorText("SELECT CAST(t AS date) FROM ts WHERE k = 1"),
             "InvalidRequest: Input date +292278994-08-17T07:12:55.807Z is greater than max "
             "supported date 5881580-07-11");
-  EXPECT_EQ(Error("INSERT INTO ts (k, t) VALUES (5, ? + 1d)", {Value::Timestamp(INT64_MAX)})
+  EXPECT_EQ(ErrorText("INSERT INTO ts (k, t) VALUES (5, ? + 1d)", {Value::Timestamp(INT64_MAX)})
                 .rfind("InvalidRequest: ", 0),
             0u);
-  EXPECT_EQ(Error("INSERT INTO ts (k, t) VALUES (5, ? - 1mo)", {Value::Timestamp(INT64_MIN)})
+  EXPECT_EQ(ErrorText("INSERT INTO ts (k, t) VALUES (5, ? - 1mo)", {Value::Timestamp(INT64_MIN)})
                 .rfind("InvalidRequest: ", 0),
             0u);
 }
@@ -353,12 +317,12 @@ TEST_F(LimitsTest, NowWithAClockPastTheTimeuuidRangeFails) {
   // The commit log counts monotonic nanoseconds, which a clock this far
   // ahead overflows; this test is about now() alone.
   options.commitlog_enabled = false;
-  Open(options);
+  OpenDatabase(options);
   Run("CREATE TABLE u (k int PRIMARY KEY, id timeuuid)");
   Run("INSERT INTO u (k, id) VALUES (0, now())");
   // The year 8307: a timeuuid's 60-bit clock ends in 5236.
   ASSERT_TRUE(clock_->Set(200'000'000'000'000'000).ok());
-  const std::string error = Error("INSERT INTO u (k, id) VALUES (1, now())");
+  const std::string error = ErrorText("INSERT INTO u (k, id) VALUES (1, now())");
   EXPECT_EQ(error.rfind("InvalidRequest: Cannot make a timeuuid at 8307-", 0), 0u) << error;
   EXPECT_NE(error.find("a timeuuid holds times from 1582-10-15T00:00:00Z to 5236-03-31T"),
             std::string::npos)

@@ -9,39 +9,18 @@
 #include <memory>
 #include <string>
 
-#include "cassette/cql.h"
-#include "cassette/db.h"
+#include "tests/cql/cql_session_fixture.h"
 
 namespace cassette::cql {
 namespace {
 
-class ListBatchTest : public ::testing::Test {
+class ListBatchTest : public CqlSessionTest {
  protected:
   void SetUp() override {
-    Options options;
-    options.file_system = NewMemFileSystem();
-    options.clock = std::make_shared<ManualClock>(1'704'067'200'000'000);
-    options.scheduler = std::make_shared<ManualScheduler>();
-    auto db = Database::Open(options, "/db");
-    ASSERT_TRUE(db.ok()) << db.status().ToString();
-    db_ = std::move(db).value();
-    session_ = std::make_unique<CqlSession>(db_.get());
-    Run("CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', "
-        "'replication_factor': 1}");
+    CqlSessionTest::SetUp();
     Run("CREATE TABLE ks.t (k int PRIMARY KEY, l list<int>)");
   }
-  void Run(const std::string& cql) {
-    auto result = session_->Execute(cql);
-    ASSERT_TRUE(result.ok()) << cql << ": " << result.status().ToString();
-  }
-  std::string List(int k) {
-    auto result = session_->Execute("SELECT l FROM ks.t WHERE k = " + std::to_string(k));
-    EXPECT_TRUE(result.ok()) << result.status().ToString();
-    if (!result.ok() || result->rows.empty()) return "<no row>";
-    return result->rows[0][0].ToString();
-  }
-  std::unique_ptr<Database> db_;
-  std::unique_ptr<CqlSession> session_;
+  std::string List(int k) { return Row("SELECT l FROM ks.t WHERE k = " + std::to_string(k)); }
 };
 
 TEST_F(ListBatchTest, AppendsInOneBatchAreAllKeptInStatementOrder) {
