@@ -339,7 +339,12 @@ bool Parser::SelectorOperand(Selector* out) {
         (native ? "system." : "") + out->function + "(" + Join(argument_names, ", ") + ")";
     return true;
   }
-  if (IsName()) return ColumnSelector(out);
+  // TRUE and FALSE are constants, never a column's name unless quoted:
+  // Cassandra's lexer reads them as BOOLEAN before IDENT (Lexer.g), so
+  // mask_replace(v, false) passes the constant (ReplaceMaskingFunctionTest).
+  const bool boolean_constant =
+      token.kind == TokenKind::kIdentifier && (token.value == "true" || token.value == "false");
+  if (IsName() && !boolean_constant) return ColumnSelector(out);
   if (StartsTerm() || (IsSymbol("-") && IsSignedNumber())) {
     // One term: operators between operands are the selector
     // expression's, so `1 + 2 * a` keeps its precedence.
