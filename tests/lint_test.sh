@@ -11,6 +11,8 @@
 #        < {read compaction} < db < {cql timeseries}
 #    Folders in the same layer do not include each other. engine/ never
 #    includes tests/.
+# 3. Size: no source file under engine/, tools/ or include/ is over 800
+#    lines (the house rule; one concept per file: split along its seams).
 #
 # Usage: lint_test.sh <repo root>. Prints every violation as file:line and
 # exits 1 if there is any.
@@ -110,6 +112,15 @@ for f in "${files[@]}"; do
     fi
   done < <(grep -nE '^[[:space:]]*#[[:space:]]*include[[:space:]]*"(engine|tests)/' "$f")
 done
+
+# --- 3. File size -------------------------------------------------------------
+max_lines=800
+while IFS= read -r f; do
+  lines=$(wc -l <"$f")
+  if [ "$lines" -gt "$max_lines" ]; then
+    report "$f:$lines:" "$lines lines, over the limit of $max_lines: split it along its seams"
+  fi
+done < <(find engine tools include -type f \( -name '*.h' -o -name '*.cc' \) 2>/dev/null | LC_ALL=C sort)
 
 if [ "$fail" -ne 0 ]; then
   echo "lint: FAILED"

@@ -31,6 +31,10 @@ struct ExecutionContext {
   // The prepared statement's cache of its resolved table (plan_cache.h);
   // inside a BATCH, the inner statement's own (null when not prepared).
   PlanCache* plan_cache = nullptr;
+  // The table an INSERT, UPDATE or DELETE writes, once resolved: token() in
+  // a term takes its partition key's types, as Cassandra's FunctionResolver
+  // builds the token function from the receiver's table. Null elsewhere.
+  const TableSchema* table = nullptr;
 };
 
 // The keyspace a statement names, or the current one. InvalidRequest

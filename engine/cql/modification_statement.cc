@@ -33,6 +33,14 @@ Result<std::shared_ptr<const CachedPlan>> LookupTable(const QualifiedName& name,
   return ResolveCachedTable(name, context);
 }
 
+// The statement's context with its table: token() in a term takes that
+// table's partition key types (ExecutionContext::table).
+ExecutionContext WithTable(const ExecutionContext& context, const CachedPlan& cached) {
+  ExecutionContext out = context;
+  out.table = cached.schema.get();
+  return out;
+}
+
 bool IsCounterTable(const TableSchema& schema) {
   return std::any_of(schema.columns().begin(), schema.columns().end(),
                      [](const ColumnDefinition& c) { return c.type.kind() == TypeKind::kCounter; });
@@ -378,14 +386,16 @@ Result<WritePlan> PrepareInsert(const InsertStatement& statement, const CachedPl
 Result<WritePlan> PrepareInsert(const InsertStatement& statement, const ExecutionContext& context) {
   CASSETTE_ASSIGN_OR_RETURN(std::shared_ptr<const CachedPlan> cached,
                             LookupTable(statement.table, context));
-  return PrepareInsert(statement, *cached, context);
+  return PrepareInsert(statement, *cached, WithTable(context, *cached));
 }
 
-Result<WritePlan> PrepareUpdate(const UpdateStatement& statement, const ExecutionContext& context) {
+Result<WritePlan> PrepareUpdate(const UpdateStatement& statement,
+                                const ExecutionContext& statement_context) {
   WritePlan plan;
   plan.kind = WriteKind::kUpdate;
   CASSETTE_ASSIGN_OR_RETURN(std::shared_ptr<const CachedPlan> cached,
-                            LookupTable(statement.table, context));
+                            LookupTable(statement.table, statement_context));
+  const ExecutionContext context = WithTable(statement_context, *cached);
   plan.table = cached->schema;
   plan.is_counter = IsCounterTable(plan.schema());
   CASSETTE_RETURN_IF_ERROR(
@@ -403,11 +413,13 @@ Result<WritePlan> PrepareUpdate(const UpdateStatement& statement, const Executio
   return plan;
 }
 
-Result<WritePlan> PrepareDelete(const DeleteStatement& statement, const ExecutionContext& context) {
+Result<WritePlan> PrepareDelete(const DeleteStatement& statement,
+                                const ExecutionContext& statement_context) {
   WritePlan plan;
   plan.kind = WriteKind::kDelete;
   CASSETTE_ASSIGN_OR_RETURN(std::shared_ptr<const CachedPlan> cached,
-                            LookupTable(statement.table, context));
+                            LookupTable(statement.table, statement_context));
+  const ExecutionContext context = WithTable(statement_context, *cached);
   plan.table = cached->schema;
   const TableSchema& schema = plan.schema();
   plan.is_counter = IsCounterTable(schema);
@@ -628,9 +640,11 @@ Status ValidateBatch(const BatchStatement& batch, const std::vector<WritePlan>& 
 
 }  // namespace
 
-Result<CqlResult> ExecuteInsert(const InsertStatement& statement, const ExecutionContext& context) {
+Result<CqlResult> ExecuteInsert(const InsertStatement& statement,
+                                const ExecutionContext& statement_context) {
   CASSETTE_ASSIGN_OR_RETURN(std::shared_ptr<const CachedPlan> cached,
-                            LookupTable(statement.table, context));
+                            LookupTable(statement.table, statement_context));
+  const ExecutionContext context = WithTable(statement_context, *cached);
   if (!statement.if_not_exists) {
     std::shared_ptr<const InsertLayout> layout = CachedInsertLayout(statement, *cached, context);
     if (layout != nullptr) {

@@ -15,7 +15,6 @@ namespace cassette::cql {
 bool IsUserTypeStatement(const std::vector<Token>& tokens);
 
 // The statement, as ParseStatement returns it.
-Result<ParsedStatement> ParseUserTypeStatement(std::string_view text,
-                                               const std::vector<Token>& tokens);
+Result<ParsedStatement> ParseUserTypeStatement(std::string_view text, std::vector<Token> tokens);
 
 }  // namespace cassette::cql

@@ -484,18 +484,64 @@ Result<Value> EvaluateUserType(const Term& term, const DataType& receiver,
   return Value::FromBytes(receiver, SerializeTuple(serialized));
 }
 
+// The two's complement bytes without the redundant sign bytes a
+// fixed-width integer carries: the minimal form cassette keeps varints in
+// (Java's BigInteger reads either).
+std::string MinimalTwosComplement(const std::string& bytes) {
+  size_t skip = 0;
+  while (skip + 1 < bytes.size()) {
+    const auto b = static_cast<unsigned char>(bytes[skip]);
+    const bool next_negative = (static_cast<unsigned char>(bytes[skip + 1]) & 0x80) != 0;
+    if (!((b == 0x00 && !next_negative) || (b == 0xff && next_negative))) break;
+    ++skip;
+  }
+  return bytes.substr(skip);
+}
+
 // A value of some type given to a receiver it is value-compatible with.
+// An integer's bytes given to a varint are the same number once minimal:
+// mask_replace(v, (int) 1) over a varint v is 1
+// (ReplaceMaskingFunctionTest.testReplaceWithDifferentType).
 Value Retype(const Value& v, const DataType& receiver) {
-  return v.is_null() ? Value::Null(receiver) : Value::FromBytes(receiver, v.bytes());
+  if (v.is_null()) return Value::Null(receiver);
+  if (receiver.kind() == TypeKind::kVarint) {
+    return Value::FromBytes(receiver, MinimalTwosComplement(v.bytes()));
+  }
+  return Value::FromBytes(receiver, v.bytes());
 }
 
 Result<Value> EvaluateToken(const Term& term, const DataType& receiver,
                             std::string_view receiver_name, const ExecutionContext& context) {
-  // token()'s parameter types are the table's partition key: outside the
-  // statement that knows the table, each argument must carry its own type.
+  // token()'s parameter types are the partition key's of the table the
+  // statement writes (FunctionResolver's TokenFct over the receiver's
+  // table; cqlpy test_cast.py test_cast_bigint_token_to_blobl): token(1234)
+  // into a table keyed by an int hashes the int. Without a table, each
+  // argument must carry its own type.
+  std::vector<DataType> key_types;
+  if (context.table != nullptr) {
+    for (size_t index : context.table->partition_key()) {
+      key_types.push_back(context.table->columns()[index].type);
+    }
+    if (key_types.size() != term.elements.size()) {
+      return Invalid("Invalid number of arguments in call to function system.token: " +
+                     std::to_string(key_types.size()) + " required but " +
+                     std::to_string(term.elements.size()) + " provided");
+    }
+  }
   std::vector<Value> arguments;
-  for (const Term& argument : term.elements) {
-    const std::optional<DataType> type = ExactType(argument, context);
+  for (size_t i = 0; i < term.elements.size(); ++i) {
+    const Term& argument = term.elements[i];
+    std::optional<DataType> type;
+    if (context.table != nullptr) {
+      type = key_types[i];
+      if (TestAssignment(argument, *type, context) == Assignability::kNotAssignable) {
+        return Invalid("Type error: " + TermSourceText(argument) +
+                       " cannot be passed as argument " + std::to_string(i) +
+                       " of function system.token of type " + type->ToString());
+      }
+    } else {
+      type = ExactType(argument, context);
+    }
     if (!type) {
       return Invalid("Cannot infer type of argument " + TermSourceText(argument) +
                      " in call to function token");

@@ -142,6 +142,27 @@ TEST(ParserSelectTest, SelectorKindsAndTheirResultNames) {
   EXPECT_EQ(sel[14].source_text, "system.max(v)");
 }
 
+// TRUE and FALSE are boolean constants wherever a selector stands, never
+// a column unless quoted (Cassandra's Lexer.g reads BOOLEAN before IDENT;
+// ReplaceMaskingFunctionTest.testMaskingOnNative selects
+// mask_replace(pk, false)).
+TEST(ParserSelectTest, BooleanWordsAreConstantsNotColumns) {
+  auto s = Parse<SelectStatement>("SELECT mask_replace(v, FALSE), true, \"false\" FROM t");
+  ASSERT_EQ(s.selectors.size(), 3u);
+  const Selector& call = s.selectors[0];
+  EXPECT_EQ(call.kind, Selector::Kind::kFunction);
+  EXPECT_EQ(call.source_text, "system.mask_replace(v, FALSE)");
+  ASSERT_EQ(call.args.size(), 2u);
+  EXPECT_EQ(call.args[0].kind, Selector::Kind::kColumn);
+  ASSERT_EQ(call.args[1].kind, Selector::Kind::kTerm);
+  ASSERT_TRUE(call.args[1].term.has_value());
+  ExpectConstant(*call.args[1].term, Term::Literal::kBoolean, "false");
+  ASSERT_EQ(s.selectors[1].kind, Selector::Kind::kTerm);
+  ExpectConstant(*s.selectors[1].term, Term::Literal::kBoolean, "true");
+  EXPECT_EQ(s.selectors[2].kind, Selector::Kind::kColumn);
+  EXPECT_EQ(s.selectors[2].column, "false");
+}
+
 TEST(ParserSelectTest, InListsAndMarkers) {
   auto s = Parse<SelectStatement>(
       "SELECT v FROM t WHERE k IN ('a', 'b', 'c') AND c IN ? AND d IN () AND e IN :names");
