@@ -201,4 +201,15 @@ Result<BigDecimal> DecimalRemainder(const BigDecimal& a, const BigDecimal& b) {
   return r;
 }
 
+Result<BigDecimal> DecimalRound(const BigDecimal& d, int64_t precision, DecimalRounding rounding) {
+  return RoundToPrecision(d, precision, rounding);
+}
+
+Result<BigInteger> DecimalToBigInteger(const BigDecimal& d) {
+  if (d.scale <= 0) return UnscaledAt(d, 0);
+  // Every digit is fractional: no power of ten as large as the scale is built.
+  if (d.scale >= d.unscaled.DecimalDigitsUpperBound()) return BigInteger();
+  return d.unscaled.DivideTruncated(BigInteger::PowerOfTen(static_cast<uint64_t>(d.scale)));
+}
+
 }  // namespace cassette
