@@ -2,6 +2,7 @@
 # Installs the Debian 12 packages cassette needs, only those missing.
 # libedit-dev: line editing and history for the interactive `cassette shell`.
 # libgmp-dev: GMP, the arbitrary-precision integers behind varint and decimal.
+# libmpfr-dev: MPFR, exp/log/log10 of a decimal to Cassandra's digits.
 # libtomlplusplus-dev: reads the compaction lab's workload files (`cassette simulate`).
 # clang-14 + libclang-rt-14-dev: the libFuzzer runtime for the CQL parser
 # fuzz run in scripts/test.sh (clang-14 does not pull it in by itself).
@@ -12,7 +13,7 @@
 set -euo pipefail
 packages=(build-essential cmake ninja-build ccache pkg-config clang clang-14 libclang-rt-14-dev clang-format
           libzstd-dev libxxhash-dev libroaring-dev libgtest-dev libgmock-dev libbenchmark-dev
-          librocksdb-dev libleveldb-dev libedit-dev libtomlplusplus-dev libgmp-dev)
+          librocksdb-dev libleveldb-dev libedit-dev libtomlplusplus-dev libgmp-dev libmpfr-dev)
 if [ "${CI:-}" = "true" ]; then
   packages+=(chromium)
 fi

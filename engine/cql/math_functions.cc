@@ -6,14 +6,13 @@
 // and doubles keep NaN and infinities; round of an integer is itself and
 // of a float or double is Java's Math.round (half up). varint and decimal
 // take abs and round exactly (decimal rounds half up to scale 0); their
-// exp, log and log10 are computed in long double (18 significant digits,
-// where Cassandra's BigDecimal math carries 32) and a varint keeps the
-// integral part. A decimal or varint log of zero or less is refused, as
-// Cassandra's ArithmeticException is.
+// exp, log and log10 are DecimalType's (engine/types/big_decimal_math.h:
+// at least 32 significant digits, half even), a varint's the integral part
+// of the decimal result (IntegerType goes through DecimalType). A decimal
+// or varint log of zero or less is refused, as Cassandra's
+// ArithmeticException is.
 #include <cmath>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <limits>
 #include <string>
 #include <vector>
@@ -21,6 +20,7 @@
 #include "engine/cql/function_registry.h"
 #include "engine/cql/integer_value.h"
 #include "engine/types/big_decimal.h"
+#include "engine/types/big_decimal_math.h"
 #include "engine/types/big_integer.h"
 
 namespace cassette::cql {
@@ -127,33 +127,17 @@ Result<Value> DecimalFromText(const std::string& text) {
   return Value::FromBytes(DataType::Decimal(), d.Serialize());
 }
 
-Result<Value> VarintFromDigits(bool negative, const std::string& digits) {
-  BigInteger v;
-  if (!BigInteger::FromDecimal((negative ? "-" : "") + digits, &v)) {
-    return Status::InvalidRequest("Invalid varint result " + digits);
+// DecimalType's exp, log or log10; a failure reads as Cassandra's
+// function call error ("In call to function system.log, ...").
+Result<BigDecimal> Transcendental(MathOp op, const BigDecimal& x, const std::string& function) {
+  Result<BigDecimal> r = op == MathOp::kExp   ? DecimalExp(x)
+                         : op == MathOp::kLog ? DecimalLog(x)
+                                              : DecimalLog10(x);
+  if (!r.ok()) {
+    return Status::InvalidRequest("In call to function system." + function + ", " +
+                                  r.status().message());
   }
-  return Value::FromBytes(DataType::Varint(), v.ToTwosComplement());
-}
-
-// exp, log or log10 of a decimal or varint's text, in long double.
-Result<NormalizedDecimal> Transcendental(MathOp op, const std::string& text,
-                                         const std::string& function) {
-  const long double x = std::strtold(text.c_str(), nullptr);
-  if (op != MathOp::kExp && !(x > 0)) {
-    return Status::InvalidRequest(std::string("In call to function system.") + function + ", " +
-                                  (op == MathOp::kLog ? "Natural log" : "Log10") +
-                                  " of number zero or less");
-  }
-  const long double result = Apply(op, x);
-  if (!std::isfinite(result)) {
-    return Status::InvalidRequest("In call to function system." + function + ", the result of " +
-                                  function + "(" + text + ") is out of the computable range");
-  }
-  char buffer[64];
-  std::snprintf(buffer, sizeof(buffer), "%.17Le", result);
-  BigDecimal d;
-  BigDecimal::FromText(buffer, &d);
-  return d.Normalize();
+  return r;
 }
 
 Result<Value> Big(const NativeFunction& self, MathOp op, const Value& v) {
@@ -179,16 +163,14 @@ Result<Value> Big(const NativeFunction& self, MathOp op, const Value& v) {
     if (n.sign != 0 && n.exponent < 0) digits = "0";  // below 0.1: rounds to 0
     return DecimalFromText((n.sign < 0 && digits != "0" ? "-" : "") + digits);
   }
-  CASSETTE_ASSIGN_OR_RETURN(NormalizedDecimal result, Transcendental(op, d.ToText(), self.name));
-  if (result.sign == 0) return is_decimal ? DecimalFromText("0") : VarintFromDigits(false, "0");
-  if (!is_decimal) return VarintFromDigits(result.sign < 0, IntegralDigits(result));
-  // Plain text of sign * 0.digits * 10^exponent with trailing zeros dropped.
-  std::string text = result.sign < 0 ? "-0." : "0.";
-  text += result.digits.empty() ? "0" : result.digits;
-  text += "e" + std::to_string(result.exponent);
-  BigDecimal parsed;
-  BigDecimal::FromText(text, &parsed);
-  return DecimalFromText(parsed.ToText());
+  CASSETTE_ASSIGN_OR_RETURN(BigDecimal result, Transcendental(op, d, self.name));
+  if (is_decimal) return Value::FromBytes(v.type(), result.Serialize());
+  Result<BigInteger> integral = DecimalToBigInteger(result);
+  if (!integral.ok()) {
+    return Status::InvalidRequest("In call to function system." + self.name + ", " +
+                                  integral.status().message());
+  }
+  return Value::FromBytes(v.type(), integral->ToTwosComplement());
 }
 
 Result<Value> MathBody(const NativeFunction& self, const std::vector<Value>& arguments,

@@ -124,8 +124,10 @@ Result<BigDecimal> ToBigDecimal(std::string_view op, const Value& v, const Value
 
 // Cassandra 5.0's DecimalType: + - * round to 10000 significant digits
 // (MathContext(10000), half up); / rounds half up at a scale of at least
-// 32 significant digits (32 to 1000), then strips trailing zeros; % is
-// BigDecimal.remainder.
+// 32 significant digits (32 to 1000), then strips trailing zeros
+// (8.5 / 3 = 2.83333333333333333333333333333333, 1 / 4 = 0.25, 6 / 3 = 2;
+// by zero, "BigInteger divide by zero": at such a scale the dividend never
+// stays a long); % is BigDecimal.remainder.
 constexpr int64_t kDecimalPrecision = 10000;
 constexpr int64_t kMinDivisionScale = 32;
 constexpr int64_t kMaxDivisionScale = 1000;

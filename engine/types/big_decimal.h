@@ -77,5 +77,10 @@ Result<BigDecimal> DecimalDivide(const BigDecimal& a, const BigDecimal& b, int32
                                  DecimalRounding rounding);
 // Java's remainder: a - b * (a / b truncated), with Java's result scale.
 Result<BigDecimal> DecimalRemainder(const BigDecimal& a, const BigDecimal& b);
+// Java's round(MathContext(precision, rounding)): at most `precision`
+// significant digits; a value that has no more keeps its digits and scale.
+Result<BigDecimal> DecimalRound(const BigDecimal& d, int64_t precision, DecimalRounding rounding);
+// Java's toBigInteger: the integral part (truncated toward zero).
+Result<BigInteger> DecimalToBigInteger(const BigDecimal& d);
 
 }  // namespace cassette

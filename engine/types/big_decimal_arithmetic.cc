@@ -135,11 +135,33 @@ Result<BigDecimal> DecimalMultiply(const BigDecimal& a, const BigDecimal& b, int
   return RoundToPrecision(std::move(product), precision, DecimalRounding::kHalfUp);
 }
 
+// The message of Java's divide(divisor, scale, mode) by zero, which has no
+// zero check of its own: the exception comes from the long division
+// ("/ by zero") when the dividend is a compact long and its rescaling
+// stays within a long, from MutableBigInteger otherwise.
+Status DivideByZero(const BigDecimal& a, const BigDecimal& b, int32_t scale) {
+  // BigDecimal's LONG_TEN_POWERS_TABLE: 10^0 .. 10^18.
+  constexpr int64_t kLongPowers = 19;
+  const Status big = Status::InvalidRequest("BigInteger divide by zero");
+  const Status small = Status::InvalidRequest("/ by zero");
+  if (!a.unscaled.FitsInt64() || a.unscaled.LowBits64() == INT64_MIN) return big;
+  const int64_t new_scale = int64_t{scale} + b.scale;
+  if (new_scale > a.scale) {
+    // The dividend is raised by 10^raise, which must stay a long.
+    const int64_t raise = new_scale - a.scale;
+    if (raise >= kLongPowers) return big;
+    const int64_t digits = a.Precision() + raise;
+    if (a.sign() == 0 || digits < 19) return small;
+    BigInteger raised = a.unscaled.ShiftDecimal(static_cast<uint64_t>(raise));
+    return raised.FitsInt64() && raised.LowBits64() != INT64_MIN ? small : big;
+  }
+  // The divisor (zero) is raised instead: a long while the power is one.
+  return int64_t{a.scale} - scale - b.scale < kLongPowers ? small : big;
+}
+
 Result<BigDecimal> DecimalDivide(const BigDecimal& a, const BigDecimal& b, int32_t scale,
                                  DecimalRounding rounding) {
-  if (b.sign() == 0) {
-    return Status::InvalidRequest(a.sign() == 0 ? "Division undefined" : "Division by zero");
-  }
+  if (b.sign() == 0) return DivideByZero(a, b, scale);
   if (a.sign() == 0) return Make(BigInteger(), scale);
   // |a / b| < 10^(first + 1), where `first` is the position of the
   // quotient's first digit as Cassandra's DecimalType predicts it.
@@ -177,6 +199,17 @@ Result<BigDecimal> DecimalRemainder(const BigDecimal& a, const BigDecimal& b) {
     r.scale = static_cast<int32_t>(target);
   }
   return r;
+}
+
+Result<BigDecimal> DecimalRound(const BigDecimal& d, int64_t precision, DecimalRounding rounding) {
+  return RoundToPrecision(d, precision, rounding);
+}
+
+Result<BigInteger> DecimalToBigInteger(const BigDecimal& d) {
+  if (d.scale <= 0) return UnscaledAt(d, 0);
+  // Every digit is fractional: no power of ten as large as the scale is built.
+  if (d.scale >= d.unscaled.DecimalDigitsUpperBound()) return BigInteger();
+  return d.unscaled.DivideTruncated(BigInteger::PowerOfTen(static_cast<uint64_t>(d.scale)));
 }
 
 }  // namespace cassette

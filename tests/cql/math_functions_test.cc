@@ -78,11 +78,18 @@ TEST(MathFunctionsTest, Exp) {
   EXPECT_EQ(Call("exp", Value::Double(1)), Value::Double(std::exp(1.0)));
   EXPECT_EQ(Text("exp", Of(DataType::Varint(), "5")), "148");
   EXPECT_EQ(Text("exp", Of(DataType::Varint(), "0")), "1");
-  // Cassandra carries 32 digits (148.41315910257660342111558004055); long
-  // double gives the first 18.
-  EXPECT_EQ(Text("exp", Of(DataType::Decimal(), "5")), "148.413159102576603");
+  // DecimalType's 32 significant digits, half even (MathFctsTest.testExp).
+  EXPECT_EQ(Text("exp", Of(DataType::Decimal(), "5")), "148.41315910257660342111558004055");
   EXPECT_EQ(Text("exp", Of(DataType::Decimal(), "0")), "1");
-  EXPECT_EQ(Text("exp", Of(DataType::Decimal(), "-1")), "0.367879441171442322");
+  EXPECT_EQ(Text("exp", Of(DataType::Decimal(), "-1")), "0.36787944117144232159552377016146");
+  // A varint is the integral part of the decimal result: e^100 to 32
+  // digits, then its integer (IntegerType.exp).
+  EXPECT_EQ(Text("exp", Of(DataType::Varint(), "100")),
+            "26881171418161354484126255515800000000000000");
+  EXPECT_EQ(Text("exp", Of(DataType::Varint(), "-3")), "0");
+  // big-math takes the integral part as an int: past it, Java's "Overflow".
+  Result<Value> r = CallFunction("exp", {Of(DataType::Decimal(), "2147483648")}, {0});
+  EXPECT_EQ(r.status().message(), "In call to function system.exp, Overflow");
 }
 
 // MathFctsTest.testLog and testLog10.
@@ -100,8 +107,10 @@ TEST(MathFunctionsTest, LogAndLog10) {
   EXPECT_EQ(Text("log", Of(DataType::Varint(), "5")), "1");
   EXPECT_EQ(Text("log10", Of(DataType::Varint(), "1000")), "3");
   EXPECT_EQ(Text("log", Of(DataType::Decimal(), "1")), "0");
-  EXPECT_EQ(Text("log", Of(DataType::Decimal(), "5")), "1.60943791243410037");
-  EXPECT_EQ(Text("log10", Of(DataType::Decimal(), "5")), "0.698970004336018805");
+  EXPECT_EQ(Text("log", Of(DataType::Decimal(), "5")), "1.6094379124341003746007593332262");
+  EXPECT_EQ(Text("log10", Of(DataType::Decimal(), "5")), "0.69897000433601880478626110527551");
+  // ln(10^39) = 89.80081862676778...: the varint keeps 89.
+  EXPECT_EQ(Text("log", Of(DataType::Varint(), "1000000000000000000000000000000000000000")), "89");
   Result<Value> r = CallFunction("log", {Of(DataType::Decimal(), "0")}, {0});
   EXPECT_EQ(r.status().message(),
             "In call to function system.log, Natural log of number zero or less");

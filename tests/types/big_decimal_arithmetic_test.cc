@@ -108,10 +108,26 @@ TEST(BigDecimalArithmetic, MatchesJava) {
   }
 }
 
+// divide(divisor, scale, mode) by zero has no check of its own: the long
+// division says "/ by zero", MutableBigInteger's "BigInteger divide by
+// zero". At DecimalType's scales the dividend never stays a long
+// (OperationFctsTest.testWithDivisionByZero: 'decimal / tinyint' failed:
+// BigInteger divide by zero). remainder goes through divide(MathContext),
+// which checks first.
 TEST(BigDecimalArithmetic, DivisionByZero) {
-  EXPECT_EQ(Text(CassandraDivide(D("1.5"), D("0.00"))), "ERR Division by zero");
-  EXPECT_EQ(Text(CassandraDivide(D("0"), D("0"))), "ERR Division undefined");
+  EXPECT_EQ(Text(CassandraDivide(D("8.5"), D("0.0"))), "ERR BigInteger divide by zero");
+  EXPECT_EQ(Text(CassandraDivide(D("1.5"), D("0.00"))), "ERR BigInteger divide by zero");
+  EXPECT_EQ(Text(CassandraDivide(D("0"), D("0"))), "ERR BigInteger divide by zero");
+  // new BigDecimal("1").divide(BigDecimal.ZERO, 0, HALF_UP): a long division.
+  EXPECT_EQ(Text(DecimalDivide(D("1"), D("0"), 0, DecimalRounding::kHalfUp)), "ERR / by zero");
+  EXPECT_EQ(Text(DecimalDivide(D("1.5"), D("0"), 3, DecimalRounding::kHalfUp)), "ERR / by zero");
+  // 15 * 10^19 is past a long; a dividend past a long always is.
+  EXPECT_EQ(Text(DecimalDivide(D("1.5"), D("0"), 20, DecimalRounding::kHalfUp)),
+            "ERR BigInteger divide by zero");
+  EXPECT_EQ(Text(DecimalDivide(D("12345678901234567890"), D("0"), 0, DecimalRounding::kHalfUp)),
+            "ERR BigInteger divide by zero");
   EXPECT_EQ(Text(DecimalRemainder(D("3"), D("0"))), "ERR Division by zero");
+  EXPECT_EQ(Text(DecimalRemainder(D("0"), D("0"))), "ERR Division undefined");
 }
 
 TEST(BigDecimalArithmetic, TenThousandDigitsRoundHalfUp) {
