@@ -1,5 +1,6 @@
 #include "engine/cql/function_registry.h"
 
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -122,12 +123,35 @@ Result<Value> FromBlob(const NativeFunction& self, const std::vector<Value>& arg
                        const FunctionContext&) {
   if (arguments[0].is_null()) return Value::Null(self.return_type);
   const std::string& bytes = arguments[0].bytes();
-  if (!ValidateValue(self.return_type, bytes).ok()) {
+  // 0x is the empty value of the types that have one (blobAsInt(0x)).
+  if (!ValidateCellValue(self.return_type, bytes).ok()) {
     return Status::InvalidRequest("In call to function " + self.QualifiedName() + ", value 0x" +
                                   Hex(bytes) + " is not a valid binary representation for type " +
                                   self.return_type.ToString());
   }
   return Value::FromBytes(self.return_type, bytes);
+}
+
+// The body of every registered function but the <type>AsBlob ones (which
+// hand over the bytes as they are, an empty value included): the empty
+// values among the arguments become nulls before `implementation` runs.
+Result<Value> EmptyValuesAsNulls(const NativeFunction& self, const std::vector<Value>& arguments,
+                                 const FunctionContext& context) {
+  auto is_empty = [](const Value& v) { return !v.is_null() && IsEmptyValue(v.type(), v.bytes()); };
+  if (std::none_of(arguments.begin(), arguments.end(), is_empty)) {
+    return self.implementation(self, arguments, context);
+  }
+  std::vector<Value> nulled = arguments;
+  for (Value& v : nulled) {
+    if (is_empty(v)) v = Value::Null(v.type());
+  }
+  return self.implementation(self, nulled, context);
+}
+
+void TakeEmptyValuesAsNulls(NativeFunction* f) {
+  if (f->body == nullptr || f->body == ToBlob || f->body == EmptyValuesAsNulls) return;
+  f->implementation = f->body;
+  f->body = EmptyValuesAsNulls;
 }
 
 using Overloads = std::map<std::string, std::vector<std::unique_ptr<NativeFunction>>, std::less<>>;
@@ -142,6 +166,7 @@ class Registry : public NativeFunctionTable {
     f->argument_types = std::move(arguments);
     f->return_type = std::move(return_type);
     f->body = body;
+    TakeEmptyValuesAsNulls(f.get());
     overloads[name].push_back(std::move(f));
   }
   void AddFactory(FunctionFactory factory) override {
@@ -352,6 +377,7 @@ Result<const NativeFunction*> BuildFromFactory(const FunctionFactory& factory,
     types.push_back(*type);
   }
   CASSETTE_ASSIGN_OR_RETURN(NativeFunction f, factory.make(factory.name, types, receiver));
+  TakeEmptyValuesAsNulls(&f);
   return TheBuiltFunctions().Intern(std::move(f));
 }
 

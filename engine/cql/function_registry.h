@@ -28,6 +28,11 @@ struct NativeFunction {
   std::vector<DataType> argument_types;
   DataType return_type;
   Body body = nullptr;
+  // The registry's functions take the empty value of an int, a timestamp,
+  // ... (blobAsInt(0x)) as null, as Cassandra's functions read arguments
+  // (to_date of an empty timestamp is null): their `body` turns such
+  // arguments into nulls and runs `implementation`.
+  Body implementation = nullptr;
 
   // "system.todate"
   std::string QualifiedName() const { return "system." + name; }

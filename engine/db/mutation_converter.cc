@@ -451,7 +451,9 @@ Status CheckValue(const ColumnDefinition& column, const Value& value, const char
                                   ": expected " + column.type.ToString() + ", got " +
                                   value.type().ToString());
   }
-  Status s = ValidateValue(column.type, value.bytes());
+  // A clustering value is comparable-encoded, where no empty value fits.
+  Status s = column.kind == ColumnKind::kClustering ? ValidateValue(column.type, value.bytes())
+                                                    : ValidateCellValue(column.type, value.bytes());
   if (!s.ok()) {
     return Status::InvalidRequest("Invalid value for " + std::string(what) + " " + column.name +
                                   ": " + s.message());

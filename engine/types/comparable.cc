@@ -16,7 +16,8 @@
 //  text, ascii, blob,      bytes with 0x00 escaped as 0x00 0xFF, then the
 //  inet, duration          terminator 0x00 0x00
 //  varint                  length header ordered by sign and magnitude,
-//                          then the minimal two's complement bytes
+//                          then the minimal two's complement bytes (any
+//                          redundant sign bytes of the value dropped)
 //  decimal                 sign byte, exponent, base-100 digit pairs and a
 //                          terminator (inverted for negatives), then the
 //                          scale: numerically equal decimals with different
@@ -45,7 +46,19 @@ void EncodeEscaped(std::string_view v, std::string* out) {
 }
 
 // Varint header: orders by sign, then by length (longer = larger magnitude).
+// The length is the minimal form's: redundant sign bytes (0x00 before a
+// clear top bit, 0xFF before a set one), which a valid varint may carry,
+// are dropped first, so numerically equal varints encode alike.
 void EncodeVarintBytes(std::string_view v, std::string* out) {
+  while (v.size() > 1) {
+    const uint8_t first = static_cast<uint8_t>(v[0]);
+    const bool next_negative = (static_cast<uint8_t>(v[1]) & 0x80) != 0;
+    if ((first == 0x00 && !next_negative) || (first == 0xFF && next_negative)) {
+      v.remove_prefix(1);
+    } else {
+      break;
+    }
+  }
   uint64_t n = v.size();
   bool negative = static_cast<uint8_t>(v[0]) & 0x80;
   if (!negative) {

@@ -2,6 +2,7 @@
 // through any DESC inversion. Malformed input is Corruption naming the byte
 // offset; nothing reads past the end.
 #include "engine/types/big_decimal.h"
+#include "engine/types/big_integer.h"
 #include "engine/types/collection_format.h"
 #include "engine/types/comparable.h"
 #include "engine/types/comparable_format.h"
@@ -85,6 +86,8 @@ Status DecodeVarint(const DataType& type, Reader* r, std::string* out) {
   if (!r->Bytes(n, &bytes)) return Bad(type, *r);
   bool negative = static_cast<uint8_t>(bytes[0]) & 0x80;
   if (negative != (h < 0x80)) return Bad(type, *r);
+  // The encoder writes the minimal form only: anything else was not written by it.
+  if (!IsMinimalVarint(bytes)) return Bad(type, *r);
   out->append(bytes);
   return Status::OK();
 }

@@ -120,6 +120,27 @@ bool IsComposite(const std::string& name) {
   return name == "list" || name == "set" || name == "map" || name == "tuple";
 }
 
+// A type as Cassandra prints it in its messages (CQL3Type.Raw's toString):
+// as written, except that a collection or user type inside frozen<> (which
+// freezes everything it holds) reads "frozen<...>" itself, so a counter in
+// frozen<set<counter>> is reported in "frozen<set<counter>>", not "set<counter>".
+std::string MessageText(const RawType& r, bool frozen) {
+  if (r.name == "frozen" && r.params.size() == 1) return MessageText(r.params[0], true);
+  const bool tuple = r.name == "tuple";
+  std::string out = r.name;
+  if (!r.params.empty()) {
+    out += '<';
+    for (size_t i = 0; i < r.params.size(); ++i) {
+      if (i > 0) out += ", ";
+      out += MessageText(r.params[i], frozen || tuple);
+    }
+    out += '>';
+  }
+  TypeKind scalar;
+  if (!frozen || tuple || LookupScalar(r.name, &scalar)) return out;
+  return "frozen<" + out + ">";
+}
+
 // The user types a type may name: a keyspace's.
 struct UserTypeScope {
   std::string keyspace;
@@ -189,24 +210,26 @@ Result<DataType> Convert(const RawType& r, bool freeze, const UserTypeScope* use
     CASSETTE_ASSIGN_OR_RETURN(DataType t, Convert(p, freeze || is_tuple, user_types));
     if (t.IsCollection() && !t.frozen()) {
       return Status::InvalidRequest("Non-frozen collections are not allowed inside collections: " +
-                                    RawText(r));
+                                    MessageText(r, freeze));
     }
     if (t.IsUserType() && !t.frozen()) {
       return Status::InvalidRequest("Non-frozen UDTs are not allowed inside collections: " +
-                                    RawText(r));
+                                    MessageText(r, freeze));
     }
     if (t.kind() == TypeKind::kCounter) {
       return Status::InvalidRequest(is_tuple ? "Counters are not allowed inside tuples"
                                              : "Counters are not allowed inside collections: " +
-                                                   RawText(r));
+                                                   MessageText(r, freeze));
     }
     params.push_back(std::move(t));
   }
   if (r.name == "set" && params[0].kind() == TypeKind::kDuration) {
-    return Status::InvalidRequest("Durations are not allowed inside sets: " + RawText(r));
+    return Status::InvalidRequest("Durations are not allowed inside sets: " +
+                                  MessageText(r, freeze));
   }
   if (r.name == "map" && params[0].kind() == TypeKind::kDuration) {
-    return Status::InvalidRequest("Durations are not allowed as map keys: " + RawText(r));
+    return Status::InvalidRequest("Durations are not allowed as map keys: " +
+                                  MessageText(r, freeze));
   }
   if (is_tuple) return DataType::Tuple(std::move(params));
   if (r.name == "list") return DataType::List(std::move(params[0]), freeze);

@@ -101,6 +101,9 @@ std::string JsonUserType(const DataType& type, std::string_view v) {
 std::string Json(const DataType& type, std::string_view v) {
   // A list is checked element by element below: a result's list may hold
   // nulls (TTL of a list), which a stored one never does.
+  // The empty value of an int, a timestamp, ...: null, as Cassandra's
+  // to_json and SELECT JSON write it (isEmptyValueMeaningless).
+  if (IsEmptyValue(type, v)) return "null";
   if (type.kind() != TypeKind::kList && !ValidateValue(type, v).ok()) return HexString(v);
   switch (type.kind()) {
     case TypeKind::kAscii:

@@ -18,6 +18,21 @@ namespace cassette {
 // (wrong length, bad UTF-8 for text, non-ASCII for ascii, ...).
 Status ValidateValue(const DataType& type, std::string_view serialized);
 
+// The empty value: zero bytes, a value distinct from null that Cassandra
+// accepts for int, bigint, timestamp, float, double, boolean, uuid,
+// timeuuid, inet, varint and decimal (blobAsInt(0x)). Drivers and cqlsh read it as
+// null, functions take it as null, and it sorts before every other value.
+// Text, ascii and blob have an ordinary empty value instead.
+bool HasEmptyValue(const DataType& type);
+bool IsEmptyValue(const DataType& type, std::string_view serialized);
+
+// ValidateValue, also accepting the empty value of the types that have one:
+// what a regular or static cell and a partition key part may hold. Keys
+// compared through the comparable encoding (clustering columns, set
+// elements, map keys) and values nested in collections, tuples and user
+// types hold no empty value (ValidateValue refuses it).
+Status ValidateCellValue(const DataType& type, std::string_view serialized);
+
 // Cassandra's order (<0, 0, >0): signed for integers and timestamps,
 // unsigned bytes for text/blob, numeric for varint/decimal, timeuuid by
 // embedded time, collections element-wise.

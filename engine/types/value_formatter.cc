@@ -140,6 +140,8 @@ std::string FormatUserType(const DataType& type, std::string_view v) {
 std::string Format(const DataType& type, std::string_view v, bool nested) {
   // A list is checked element by element below: a result's list may hold
   // nulls (TTL of a list), which a stored one never does.
+  // The empty value of an int, a timestamp, ...: cqlsh prints nothing.
+  if (IsEmptyValue(type, v)) return "";
   if (type.kind() != TypeKind::kList && !ValidateValue(type, v).ok()) return Hex(v);
   switch (type.kind()) {
     case TypeKind::kAscii:

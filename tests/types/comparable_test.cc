@@ -292,6 +292,35 @@ TEST(Comparable, KnownEncodings) {
             Encode(DataType::Float(), Value::Float(0.0f).bytes(), false));
 }
 
+// A varint with redundant sign bytes (a timestamp's 8 bytes stored into a
+// varint column: TypeTest.testDateCompatibility) is the same key as its
+// minimal form, and decodes to the minimal bytes.
+TEST(Comparable, VarintEncodesItsMinimalForm) {
+  const std::pair<std::string, std::string> cases[] = {
+      {std::string("\x00\x00\x00\x7f", 4), "\x7f"},
+      {std::string("\x00\x80", 2), std::string("\x00\x80", 2)},
+      {std::string("\xff\xff\x80", 3), "\x80"},
+      {std::string("\xff\x7f", 2), std::string("\xff\x7f", 2)},
+      {std::string(8, '\0'), std::string(1, '\0')},
+  };
+  for (const auto& [redundant, minimal] : cases) {
+    for (bool desc : {false, true}) {
+      const std::string encoded = Encode(DataType::Varint(), redundant, desc);
+      EXPECT_EQ(Hex(encoded), Hex(Encode(DataType::Varint(), minimal, desc))) << Hex(redundant);
+      std::string_view in = encoded;
+      std::string back;
+      ASSERT_TRUE(DecodeComparable(DataType::Varint(), desc, &in, &back).ok());
+      EXPECT_EQ(Hex(back), Hex(minimal));
+    }
+  }
+  // An encoding of redundant bytes (header length 2, then 00 7f) is not one
+  // the encoder writes.
+  const std::string forged("\x82\x00\x7f", 3);
+  std::string_view in = forged;
+  std::string out;
+  EXPECT_TRUE(DecodeComparable(DataType::Varint(), false, &in, &out).IsCorruption());
+}
+
 TEST(Comparable, DecimalExampleFromFormatDoc) {
   std::string v = ParseLiteral(DataType::Decimal(), "1.50").value();
   EXPECT_EQ(Hex(Encode(DataType::Decimal(), v, false)),

@@ -71,6 +71,17 @@ TEST(DataType, ParseErrorsUseCassandrasMessages) {
        "Durations are not allowed inside sets: set<duration>"},
       {"map<duration, int>", Status::Code::kInvalidRequest,
        "Durations are not allowed as map keys: map<duration, int>"},
+      // Inside frozen<>, the collection is named frozen, as Cassandra's
+      // RawCollection.toString does (FrozenCollectionsTest.testInvalidOperations),
+      // and so is every collection it holds.
+      {"frozen<set<counter>>", Status::Code::kInvalidRequest,
+       "Counters are not allowed inside collections: frozen<set<counter>>"},
+      {"frozen<list<set<counter>>>", Status::Code::kInvalidRequest,
+       "Counters are not allowed inside collections: frozen<set<counter>>"},
+      {"frozen<map<duration, list<int>>>", Status::Code::kInvalidRequest,
+       "Durations are not allowed as map keys: frozen<map<duration, frozen<list<int>>>>"},
+      {"set<frozen<set<duration>>>", Status::Code::kInvalidRequest,
+       "Durations are not allowed inside sets: frozen<set<duration>>"},
       {"list<int", Status::Code::kSyntaxError, "Invalid type 'list<int'"},
       {"list<int, int>", Status::Code::kSyntaxError, "Invalid type 'list<int, int>'"},
       {"int<int>", Status::Code::kSyntaxError, "Invalid type 'int<int>'"},
