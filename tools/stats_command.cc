@@ -78,6 +78,12 @@ int64_t ExpiredBytesWaiting(const TableStats& stats) {
   return static_cast<int64_t>(total);
 }
 
+std::string LastStallJson(const TableStats& stats) {
+  return stats.last_memtable_write_stall_micros != 0
+             ? JsonQuote(FormatIsoMicros(stats.last_memtable_write_stall_micros))
+             : std::string("null");
+}
+
 int64_t ExpiredLongestWait(const TableStats& stats) {
   return stats.purgeable_bytes_by_lag.empty() ? 0 : stats.purgeable_bytes_by_lag.rbegin()->first;
 }
@@ -152,6 +158,10 @@ std::string TableStatsJson(const TableStats& stats, const std::vector<Compaction
   out += ",\"sstables_per_level\":[" + JoinNumbers(stats.sstables_per_level, ",") + "]";
   out += ",\"memtable_bytes\":" + std::to_string(stats.memtable_bytes);
   out += ",\"memtable_write_stalls\":" + std::to_string(stats.memtable_write_stalls);
+  out += ",\"memtable_write_stalls_total\":" + std::to_string(stats.memtable_write_stalls_total);
+  out += ",\"memtable_write_stall_micros_total\":" +
+         std::to_string(stats.memtable_write_stall_micros_total);
+  out += ",\"last_memtable_write_stall\":" + LastStallJson(stats);
   out += ",\"partition_count\":" + std::to_string(stats.partition_count);
   out += ",\"compaction_strategy\":" + JsonQuote(stats.compaction_strategy);
   const std::pair<const char*, int64_t> compaction[] = {
@@ -174,6 +184,12 @@ std::string TableStatsJson(const TableStats& stats, const std::vector<Compaction
            ",\"found_by\":" + JsonQuote(failure.found_by) +
            ",\"out_of_service\":" + (failure.out_of_service ? "true" : "false") +
            ",\"error\":" + JsonQuote(failure.error) + "}";
+  }
+  out += "]";
+  out += ",\"history_warnings\":[";
+  for (size_t i = 0; i < stats.history_warnings.size(); ++i) {
+    if (i > 0) out += ",";
+    out += JsonQuote(stats.history_warnings[i]);
   }
   out += "]";
   if (windows != nullptr) {
@@ -208,6 +224,11 @@ std::string TableStatsText(const TableStats& stats, const std::vector<Compaction
   line("Live data size (uncompressed)", std::to_string(stats.live_bytes));
   line("Memtable data size", std::to_string(stats.memtable_bytes));
   line("Memtable write stalls (since opened)", std::to_string(stats.memtable_write_stalls));
+  line("Memtable write stalls (total)", std::to_string(stats.memtable_write_stalls_total));
+  line("Time stalled (total, ms)", std::to_string(stats.memtable_write_stall_micros_total / 1000));
+  line("Last memtable write stall", stats.last_memtable_write_stall_micros != 0
+                                        ? FormatIsoMicros(stats.last_memtable_write_stall_micros)
+                                        : std::string("never"));
   line("Bytes written by users", std::to_string(stats.bytes_written_by_users));
   line("Bytes flushed", std::to_string(stats.bytes_flushed));
   line("Bytes compacted", std::to_string(stats.bytes_compacted));
@@ -236,6 +257,9 @@ std::string TableStatsText(const TableStats& stats, const std::vector<Compaction
       out += "\t\t\t" + failure.path + ": " + state + " (found by " + failure.found_by +
              "): " + failure.error + "\n";
     }
+  }
+  for (const std::string& warning : stats.history_warnings) {
+    line("Warning (history file)", warning);
   }
   if (windows != nullptr) {
     out += "\t\tExpiry by window:\n";

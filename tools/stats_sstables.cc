@@ -130,7 +130,9 @@ std::string SSTableListJson(const std::vector<SSTableSummary>& sstables) {
 // nodetool compactionhistory's columns (compacted_at, bytes_in, bytes_out,
 // rows_merged) with what cassette records besides: why, which files.
 std::string CompactionHistoryText(const std::vector<CompactionRecord>& history) {
-  std::string out = "\t\tCompaction history (since opened; nodetool compactionhistory):\n";
+  // Earlier processes' compactions included (the table's HISTORY file).
+  std::string out =
+      "\t\tCompaction history (last 7 days, at most 100; nodetool compactionhistory):\n";
   if (history.empty()) return out + "\t\t\t(none)\n";
   for (const CompactionRecord& record : history) {
     out += "\t\t\t" + FormatIsoMicros(record.started_micros) + ": " +

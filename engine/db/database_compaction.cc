@@ -335,6 +335,9 @@ Result<bool> DatabaseImpl::ExecuteCompaction(const std::shared_ptr<Table>& table
   ++state.completed;
   state.expired_dropped += static_cast<int64_t>(task.expired.size());
   state.tombstones_purged += static_cast<int64_t>(record.tombstones_purged);
+  // Outside `state.mutex`: the append is I/O, and a failure only costs the
+  // history (TableHistory reports it), never the compaction.
+  if (state.history) state.history->AppendCompaction(record);
   {
     std::lock_guard lock(state.mutex);
     std::vector<CompactionCandidate> output_candidates;
@@ -373,6 +376,7 @@ Result<bool> DatabaseImpl::MoveSSTables(const std::shared_ptr<Table>& table,
   record.outputs = task.inputs;  // the same files, one level up
   record.duration_micros = (options_.clock->MonotonicNanos() - started_nanos) / 1000;
   ++state.completed;
+  if (state.history) state.history->AppendCompaction(record);
   std::vector<CompactionCandidate> moved;
   std::shared_ptr<const Table::View> view = table->view();
   for (const Table::LiveSSTable& sstable : view->sstables) {

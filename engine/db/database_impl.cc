@@ -11,6 +11,7 @@
 #include "engine/db/insert_batch_converter.h"
 #include "engine/db/mutation_converter.h"
 #include "engine/db/query_converter.h"
+#include "engine/db/table_history.h"
 #include "engine/mutation/row_codec.h"
 #include "engine/mutation/timestamps.h"
 #include "engine/sstable/estimated_histogram.h"
@@ -366,13 +367,25 @@ Status DatabaseImpl::RunStartedFlush(const std::shared_ptr<Table>& table) {
     s = FlushTableLocked(table);
   }
   table->flush_state().Finish();
+  // A flush is what a stalled writer waits for: the stall totals reach the
+  // history file here (when they changed), off the writers' path.
+  if (TableHistory* history = table->compaction().history.get()) {
+    history->AppendWriteStalls(table->flush_state().stall_totals());
+  }
   return s;
 }
 
 Status DatabaseImpl::WaitForMemtableSpace(const std::shared_ptr<Table>& table) {
   const uint64_t budget = options_.memtable_flush_threshold;
   if (table->MemtableBytes() < budget) return Status::OK();
-  table->flush_state().CountWriteStall();
+  table->flush_state().CountWriteStall(options_.clock->WallMicros());
+  // The time stalled, whichever way the wait ends.
+  struct StallTimer {
+    TableFlushState& state;
+    const Clock& clock;
+    const int64_t began_nanos;
+    ~StallTimer() { state.AddStalledTime((clock.MonotonicNanos() - began_nanos) / 1000); }
+  } stall_timer{table->flush_state(), *options_.clock, options_.clock->MonotonicNanos()};
   do {
     if (closed_) return Status::InvalidArgument("database is closed");
     if (table->flush_state().TryStart()) {
@@ -610,6 +623,13 @@ Result<TableStats> DatabaseImpl::GetTableStats(const std::string& keyspace,
   auto view = table->view();
   stats.memtable_bytes = static_cast<int64_t>(table->MemtableBytes());
   stats.memtable_write_stalls = table->flush_state().write_stalls();
+  const WriteStallTotals stalls = table->flush_state().stall_totals();
+  stats.memtable_write_stalls_total = stalls.stalls;
+  stats.memtable_write_stall_micros_total = stalls.stalled_micros;
+  stats.last_memtable_write_stall_micros = stalls.last_stall_micros;
+  if (TableHistory* history = table->compaction().history.get()) {
+    stats.history_warnings = history->warnings();
+  }
   EstimatedHistogram partition_sizes;
   const int64_t gc_before =
       table->CompactionGcBefore(table->schema(), options_.clock->WallMicros());
@@ -693,6 +713,16 @@ Status DatabaseImpl::Close() {
   if (scheduler_) scheduler_->WaitIdle();
   if (compaction_scheduler_) compaction_scheduler_->WaitIdle();
   Status s;
+  if (opened_ && !options_.read_only) {
+    // The stall totals since the last flush (a history write failing is
+    // reported by the history, never by Close).
+    std::shared_lock lock(state_mutex_);
+    for (const auto& [id, table] : tables_) {
+      if (TableHistory* history = table->compaction().history.get()) {
+        history->AppendWriteStalls(table->flush_state().stall_totals());
+      }
+    }
+  }
   if (opened_ && !options_.read_only) {
     // Keeps the statistics counted since the last manifest change. Never
     // after a failed Open: its state is not the directory's.

@@ -8,6 +8,7 @@
 #include "engine/commitlog/commit_log_format.h"
 #include "engine/db/commit_record.h"
 #include "engine/db/database_impl.h"
+#include "engine/db/table_history.h"
 
 namespace cassette {
 namespace {
@@ -93,8 +94,16 @@ Status DatabaseImpl::LoadTables() {
       recovery_.sstable_failures.push_back(failure);
     }
     table->RestoreCounters(table_state.counters);
+    // The compactions and write stalls of earlier runs. A damaged history
+    // is reported in the table's statistics, never a reason not to open.
+    auto history =
+        std::make_unique<TableHistory>(fs_, options_.clock.get(), dir, options_.read_only);
+    TableHistory::Loaded earlier = history->Load();
+    table->flush_state().RestoreStallTotals(earlier.stalls);
     {
       std::lock_guard lock(table->compaction().mutex);
+      table->compaction().recent.assign(earlier.compactions.begin(), earlier.compactions.end());
+      table->compaction().history = std::move(history);
       // The schema validated when it was created; a strategy that no longer
       // builds is reported by the first flush or compaction.
       EnsureStrategy(*table, table_state.schema).IgnoreError();
@@ -157,6 +166,16 @@ Status DatabaseImpl::RemoveOrphanFiles() {
         continue;
       }
       for (const std::string& file : *files) {
+        // The table's history is the table's own: kept while the table
+        // lives, deleted with a dropped one. HISTORY.tmp is a rewrite a
+        // crash cut short (HISTORY is still whole).
+        const bool history = file == kHistoryFileName || file == kHistoryTempFileName;
+        if (history && live != nullptr && file == kHistoryFileName) continue;
+        if (history) {
+          CASSETTE_RETURN_IF_ERROR(fs_->DeleteFile(table_dir + "/" + file));
+          recovery_.removed_files.push_back(table_dir + "/" + file);
+          continue;
+        }
         const uint64_t generation = GenerationOf(file);
         if (generation == 0) {
           unknown(table_dir + "/" + file);

@@ -6,6 +6,7 @@
 #include "engine/compaction/time_window_compaction_strategy.h"
 #include "engine/compaction/twcs_guardrail.h"
 #include "engine/db/database_impl.h"
+#include "engine/db/table_history.h"
 
 namespace cassette {
 
@@ -131,6 +132,8 @@ Status DatabaseImpl::CreateTable(const TableSchema& table, bool if_not_exists,
   {
     std::lock_guard compaction_lock(created->compaction().mutex);
     CASSETTE_RETURN_IF_ERROR(EnsureStrategy(*created, table_state.schema));  // validated above
+    created->compaction().history =
+        std::make_unique<TableHistory>(fs_, options_.clock.get(), dir, options_.read_only);
   }
   tables_[id] = std::move(created);
   BumpSchemaVersion();
@@ -171,6 +174,9 @@ Status DatabaseImpl::DropTable(const std::string& keyspace, const std::string& t
   for (const SSTableEntry& entry : removed.sstables) {
     fs_->DeleteFile(SSTablePath(dropped->dir(), entry.generation)).IgnoreError();
   }
+  // Its history goes with it (as a dropped table's statistics do in
+  // Cassandra); a compaction finishing meanwhile appends nothing.
+  if (dropped->compaction().history) dropped->compaction().history->Remove();
   fs_->DeleteDir(dropped->dir()).IgnoreError();
   return Status::OK();
 }

@@ -18,6 +18,7 @@
 
 #include "cassette/db.h"
 #include "engine/compaction/compaction_strategy.h"
+#include "engine/db/table_history.h"
 
 namespace cassette {
 
@@ -38,7 +39,11 @@ struct TableCompactionState {
   }
   std::deque<CompactionRecord> recent;  // GUARDED_BY(mutex), at most kMaxRecent
   int64_t last_timer_check_micros = 0;  // GUARDED_BY(mutex)
-  static constexpr size_t kMaxRecent = 100;
+  // The table's HISTORY file, where `recent` and the write-stall totals
+  // outlive the process. Set before the table is published, never
+  // replaced (thread-safe itself); null only for a table under test.
+  std::unique_ptr<TableHistory> history;
+  static constexpr size_t kMaxRecent = TableHistory::kKeptCompactions;
 
   std::atomic<int64_t> completed{0};
   std::atomic<int64_t> running{0};

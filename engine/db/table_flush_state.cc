@@ -41,9 +41,28 @@ int64_t TableFlushState::write_stalls() const {
   return write_stalls_;
 }
 
-void TableFlushState::CountWriteStall() {
+void TableFlushState::CountWriteStall(int64_t wall_micros) {
   std::lock_guard lock(mu_);
   ++write_stalls_;
+  ++totals_.stalls;
+  totals_.last_stall_micros = wall_micros;
+}
+
+void TableFlushState::AddStalledTime(int64_t micros) {
+  std::lock_guard lock(mu_);
+  totals_.stalled_micros += micros;
+}
+
+void TableFlushState::RestoreStallTotals(const WriteStallTotals& earlier) {
+  std::lock_guard lock(mu_);
+  totals_.stalls += earlier.stalls;
+  totals_.stalled_micros += earlier.stalled_micros;
+  if (totals_.last_stall_micros == 0) totals_.last_stall_micros = earlier.last_stall_micros;
+}
+
+WriteStallTotals TableFlushState::stall_totals() const {
+  std::lock_guard lock(mu_);
+  return totals_;
 }
 
 }  // namespace cassette

@@ -17,6 +17,8 @@
 #include <cstdint>
 #include <mutex>
 
+#include "engine/db/history_file.h"
+
 namespace cassette {
 
 class TableFlushState {
@@ -35,9 +37,16 @@ class TableFlushState {
   void WaitWhileRunning();
 
   // Write calls that found the memtable budget spent (and waited for a
-  // flush or ran one).
+  // flush or ran one), since the table was opened.
   int64_t write_stalls() const;
-  void CountWriteStall();
+  // A stall beginning at `wall_micros` (database clock), and the time a
+  // stalled writer spent waiting once it may go on.
+  void CountWriteStall(int64_t wall_micros);
+  void AddStalledTime(int64_t micros);
+  // The table's lifetime figures: those of earlier runs (restored from
+  // the HISTORY file at open) plus this run's.
+  void RestoreStallTotals(const WriteStallTotals& earlier);
+  WriteStallTotals stall_totals() const;
 
  private:
   enum class State { kIdle, kQueued, kRunning };
@@ -46,6 +55,7 @@ class TableFlushState {
   std::condition_variable finished_;
   State state_ = State::kIdle;  // guarded by mu_
   int64_t write_stalls_ = 0;    // guarded by mu_
+  WriteStallTotals totals_;     // guarded by mu_
 };
 
 }  // namespace cassette

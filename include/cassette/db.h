@@ -104,6 +104,14 @@ struct TableStats {
   // waited for a flush, or ran it (RocksDB's write stall, Cassandra's
   // writes blocked on memtable allocation).
   int64_t memtable_write_stalls = 0;
+  // The same over the table's life, kept in its HISTORY file across
+  // restarts (written after flushes and at close, so a crash may lose the
+  // stalls since the last flush): the count, the time writers spent
+  // stalled (monotonic clock, microseconds) and when the last stall began
+  // (database clock; 0 when none ever did).
+  int64_t memtable_write_stalls_total = 0;
+  int64_t memtable_write_stall_micros_total = 0;
+  int64_t last_memtable_write_stall_micros = 0;
   int64_t live_bytes = 0;     // uncompressed data bytes in live SSTables
   int64_t bytes_on_disk = 0;  // size of live SSTable files
   int64_t bytes_written_by_users = 0;
@@ -135,8 +143,14 @@ struct TableStats {
   // Writes landing in a window older than the newest one by more than
   // Options::late_write_tolerance_seconds (TWCS tables only).
   int64_t late_writes = 0;
-  // The most recent finished compactions, oldest first (at most 100).
+  // The most recent finished compactions, oldest first (at most 100, of
+  // the last 7 days), earlier processes' included: the table's HISTORY
+  // file keeps them (nodetool compactionhistory, system.compaction_history).
   std::vector<CompactionRecord> recent_compactions;
+  // What went wrong with the HISTORY file: damage met reading it (the file
+  // and the offset; records from there on were not loaded) or a write
+  // that failed (the compaction itself stood). Never fatal.
+  std::vector<std::string> history_warnings;
   // SSTables out of service, and those that failed since the open.
   std::vector<SSTableFailure> sstable_failures;
 };

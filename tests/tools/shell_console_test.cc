@@ -246,7 +246,7 @@ TEST_F(ShellConsoleTest, StatsShowsTheOpenDatabasesCompactionHistory) {
   const std::string out = out_.str();
   EXPECT_EQ(out.rfind("Keyspace : ks\n\t\tTable: readings\n\t\tSSTable count: 1\n", 0), 0u) << out;
   EXPECT_NE(out.find("\t\tSSTables:\n\t\t\t3: level 0, "), std::string::npos) << out;
-  EXPECT_NE(out.find("Compaction history (since opened; nodetool compactionhistory):\n"
+  EXPECT_NE(out.find("Compaction history (last 7 days, at most 100; nodetool compactionhistory):\n"
                      "\t\t\t2024-01-15T00:00:00Z: major; [1, 2] -> [3]; bytes in "),
             std::string::npos)
       << out;

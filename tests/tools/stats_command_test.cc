@@ -1,6 +1,7 @@
 // `cassette stats` on a database filled through the C++ API, read through a
 // read-only second view while the first is still open.
 #include "tools/stats_command.h"
+#include "tools/command_line.h"
 #include "tools/stats_sstables.h"
 
 #include <gtest/gtest.h>
@@ -180,14 +181,23 @@ TEST_F(StatsCommandTest, ListsEachSSTableWriteStallsAndCompactionHistory) {
                      "fully expired never"),
             std::string::npos)
       << out;
-  // A second, read-only view has compacted nothing itself.
-  EXPECT_NE(out.find("Compaction history (since opened; nodetool compactionhistory):\n"
+  EXPECT_NE(out.find("\t\tMemtable write stalls (total): 0\n\t\tTime stalled (total, ms): 0\n"
+                     "\t\tLast memtable write stall: never\n"),
+            std::string::npos)
+      << out;
+  // Nothing compacted the table yet, in this process or an earlier one.
+  EXPECT_NE(out.find("Compaction history (last 7 days, at most 100; nodetool compactionhistory):\n"
                      "\t\t\t(none)\n"),
             std::string::npos)
       << out;
   out_.str("");
   ASSERT_EQ(Run("json", "iot.sensors"), 0) << err_.str();
-  EXPECT_NE(out_.str().find(",\"memtable_write_stalls\":0,"), std::string::npos) << out_.str();
+  EXPECT_NE(out_.str().find(",\"memtable_write_stalls\":0,\"memtable_write_stalls_total\":0,"
+                            "\"memtable_write_stall_micros_total\":0,"
+                            "\"last_memtable_write_stall\":null,"),
+            std::string::npos)
+      << out_.str();
+  EXPECT_NE(out_.str().find(",\"history_warnings\":[],"), std::string::npos) << out_.str();
   EXPECT_NE(out_.str().find(",\"sstables\":[{\"generation\":3,\"level\":0,\"bytes_on_disk\":"),
             std::string::npos)
       << out_.str();
@@ -210,6 +220,95 @@ TEST_F(StatsCommandTest, CompactionHistoryNamesInputsOutputsAndBytes) {
   EXPECT_NE(json.find("\"major\":true,\"inputs\":[3],\"expired\":[],\"outputs\":[4],"),
             std::string::npos)
       << json;
+}
+
+// The compaction a previous process did, read back from the table's
+// HISTORY file by `cassette stats` (a read-only open), on the manual clock
+// the data was written on (--clock manual:2024-01-15T02:00:00Z): what
+// nodetool compactionhistory shows after a restart.
+TEST_F(StatsCommandTest, ShowsTheCompactionHistoryOfAPreviousProcess) {
+  ASSERT_TRUE(db_->CompactMajor("iot", "sensors").ok());
+  ASSERT_TRUE(db_->Close().ok());
+  db_.reset();
+  Result<StatsSettings> settings = ParseStatsArguments(
+      {"--data", "/data", "--clock", "manual:2024-01-15T02:00:00Z", "iot.sensors"});
+  ASSERT_TRUE(settings.ok()) << settings.status().ToString();
+  ASSERT_EQ(RunStatsCommand(*settings, fs_, out_, err_), 0) << err_.str();
+  const std::string text = out_.str();
+  EXPECT_NE(text.find("Compaction history (last 7 days, at most 100; nodetool "
+                      "compactionhistory):\n\t\t\t2024-01-15T02:00:00Z: major; [3] -> [4]; "
+                      "bytes in "),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("Warning"), std::string::npos) << text;
+
+  out_.str("");
+  settings->format = OutputFormat::kJson;
+  ASSERT_EQ(RunStatsCommand(*settings, fs_, out_, err_), 0) << err_.str();
+  const std::string json = out_.str();
+  EXPECT_NE(json.find(",\"compaction_history\":[{\"compacted_at\":\"2024-01-15T02:00:00Z\","
+                      "\"strategy\":"),
+            std::string::npos)
+      << json;
+  EXPECT_NE(json.find("\"major\":true,\"inputs\":[3],\"expired\":[],\"outputs\":[4],"),
+            std::string::npos)
+      << json;
+}
+
+// A damaged record in the middle of the HISTORY file is a warning naming
+// the file and the offset; the statistics are still printed, exit code 0.
+TEST_F(StatsCommandTest, WarnsOfADamagedHistoryFileWithFileAndOffset) {
+  ASSERT_TRUE(db_->CompactMajor("iot", "sensors").ok());
+  ASSERT_TRUE(clock_->Advance(60LL * 1000000).ok());
+  Mutation sensor("iot", "sensors", {Value::Text("s2")});
+  sensor.Insert({}).Set("model", Value::Text("sht31"));
+  ASSERT_TRUE(db_->Apply(sensor).ok());
+  ASSERT_TRUE(db_->FlushTable("iot", "sensors").ok());
+  ASSERT_TRUE(db_->CompactMajor("iot", "sensors").ok());
+  ASSERT_EQ(db_->GetTableStats("iot", "sensors")->recent_compactions.size(), 2u);
+  ASSERT_TRUE(db_->Close().ok());
+  db_.reset();
+  Result<TableSchema> schema = [&] {
+    Options options;
+    options.file_system = fs_;
+    options.clock = clock_;
+    options.read_only = true;
+    auto db = Database::Open(options, "/data");
+    return db.ok() ? (*db)->GetTable("iot", "sensors") : Result<TableSchema>(db.status());
+  }();
+  ASSERT_TRUE(schema.ok()) << schema.status().ToString();
+  const std::string path = "/data/iot/sensors-" + std::to_string(schema->id()) + "/HISTORY";
+  std::string bytes;
+  {
+    auto file = fs_->NewSequentialFile(path);
+    ASSERT_TRUE(file.ok()) << file.status().ToString();
+    std::string chunk;
+    do {
+      ASSERT_TRUE((*file)->Read(1 << 20, &chunk).ok());
+      bytes += chunk;
+    } while (!chunk.empty());
+  }
+  ASSERT_GT(bytes.size(), 30u);
+  bytes[20] ^= 0x01;  // inside the first record, after the 8-byte header and frame
+  {
+    auto file = fs_->NewWritableFile(path);
+    ASSERT_TRUE(file.ok());
+    ASSERT_TRUE((*file)->Append(bytes).ok());
+    ASSERT_TRUE((*file)->Close().ok());
+  }
+  ASSERT_EQ(Run("table", "iot.sensors", kStart + 7200LL * 1000000), 0) << err_.str();
+  EXPECT_NE(
+      out_.str().find("\t\tWarning (history file): " + path + ": checksum mismatch at offset 8\n"),
+      std::string::npos)
+      << out_.str();
+  EXPECT_NE(out_.str().find("compactionhistory):\n\t\t\t(none)\n"), std::string::npos)
+      << out_.str();
+  out_.str("");
+  ASSERT_EQ(Run("json", "iot.sensors", kStart + 7200LL * 1000000), 0) << err_.str();
+  EXPECT_NE(
+      out_.str().find(",\"history_warnings\":[\"" + path + ": checksum mismatch at offset 8\"]"),
+      std::string::npos)
+      << out_.str();
 }
 
 }  // namespace
