@@ -183,7 +183,7 @@ TEST(CompactionCommonOptionsTest, OverlapIsKeyRangeIntersection) {
   EXPECT_TRUE(SSTablesOverlap(ca, cb));
 }
 
-// SPEC §4: a candidate's max local deletion time is before gc_before, and
+// docs/SEMANTICS.md §4: a candidate's max local deletion time is before gc_before, and
 // nothing that may hold older data is left outside.
 TEST(FullyExpiredSSTablesTest, ExpiredWithNothingOlderAround) {
   SyntheticTable t;

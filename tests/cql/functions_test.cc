@@ -169,7 +169,7 @@ TEST(FunctionsTest, BlobConversions) {
 }
 
 TEST(FunctionsTest, TokenIsMurmur3OfTheSerializedKey) {
-  // Vectors from SPEC.md section 8.
+  // Vectors from docs/SEMANTICS.md §8.
   EXPECT_EQ(Call("token", {Value::Int(0)}), Value::Bigint(-3485513579396041028));
   EXPECT_EQ(Call("token", {Value::Int(-1)}), Value::Bigint(7297452126230313552));
   EXPECT_EQ(Call("token", {Value::Text("abc")}), Value::Bigint(-5434086359492102041));

@@ -1,4 +1,4 @@
-// SELECT's WHERE clause (SPEC §7): partition keys, token ranges,
+// SELECT's WHERE clause (docs/SEMANTICS.md §7): partition keys, token ranges,
 // clustering prefixes and slices, ALLOW FILTERING, ORDER BY, LIMIT and the
 // static-row rules, each with the rows Cassandra returns or its exact error.
 #include <gtest/gtest.h>
@@ -118,7 +118,7 @@ TEST_F(SelectRestrictionsTest, TokenArgumentsMustBeThePartitionKeyInOrder) {
   Mutation m("ks", "two", {Value::Int(1), Value::Int(2)});
   m.Insert({}).Set("v", Value::Int(3));
   Apply(m);
-  // token((1, 2)) = 4881097376275569167 (SPEC §8).
+  // token((1, 2)) = 4881097376275569167 (docs/SEMANTICS.md §8).
   EXPECT_EQ(Rows("SELECT token(a, b), v FROM ks.two WHERE token(a, b) = 4881097376275569167"),
             (RowList{"4881097376275569167, 3"}));
   // The cartesian product of IN on several components.

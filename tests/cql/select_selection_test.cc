@@ -63,7 +63,7 @@ TEST_F(SelectSelectionTest, WritetimeAndTtl) {
 }
 
 TEST_F(SelectSelectionTest, TokenAndElementSelectors) {
-  // token(1) = -4069959284402364209 (SPEC §8).
+  // token(1) = -4069959284402364209 (docs/SEMANTICS.md §8).
   EXPECT_EQ(Rows("SELECT token(k), c FROM ks.m WHERE k = 1 AND c = 0"),
             (RowList{"-4069959284402364209, 0"}));
   EXPECT_EQ(Rows("SELECT c, tags['region'] AS region FROM ks.m WHERE k = 1 AND c < 2"),
@@ -103,7 +103,7 @@ TEST_F(SelectSelectionTest, GroupBy) {
     for (int c = 0; c < k; ++c) m.Insert({Value::Int(c)}).Set("v", Value::Int(c));
     Apply(m);
   }
-  // Token order of partitions 1, 2, 3: 1, 2, 3 (see SPEC §8 vectors).
+  // Token order of partitions 1, 2, 3: 1, 2, 3 (see docs/SEMANTICS.md §8 vectors).
   EXPECT_EQ(Rows("SELECT k, count(*), sum(v) FROM ks.m GROUP BY k"),
             (RowList{"1, 4, 60", "2, 2, 1", "3, 3, 3"}));
   EXPECT_EQ(Rows("SELECT k, c, count(*) FROM ks.m WHERE k = 3 GROUP BY k, c"),

@@ -2,7 +2,7 @@
 // keeps, per cell, only the winning version (Cassandra's tie rules written
 // out plainly here, independent of engine/mutation), keeps deletions as
 // plain lists, and derives what a full-partition SELECT shows at `now`
-// directly from SPEC.md §1-§3.
+// directly from docs/SEMANTICS.md §1-§3.
 #pragma once
 
 #include <cstdint>
@@ -170,7 +170,7 @@ class ReferenceModel {
     return {ts, w.ttl, w.ttl > 0 ? w.now_sec + w.ttl : kNone};
   }
 
-  // SPEC §1, Cells.resolveRegular, in order.
+  // docs/SEMANTICS.md §1, Cells.resolveRegular, in order.
   static bool Beats(const MCell& a, const MCell& b) {
     if (a.ts != b.ts) return a.ts > b.ts;
     const bool a_mortal = a.ldt != kNone, b_mortal = b.ldt != kNone;

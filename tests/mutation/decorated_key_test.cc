@@ -17,7 +17,7 @@ std::string Int(int32_t v) {
   return s;
 }
 
-// SPEC §8 vectors.
+// docs/SEMANTICS.md §8 vectors.
 TEST(DecoratedKeyTest, TokensMatchCassandra) {
   EXPECT_EQ(DecoratedKey::FromKey(Int(0)).token, -3485513579396041028);
   EXPECT_EQ(DecoratedKey::FromKey(Int(1)).token, -4069959284402364209);

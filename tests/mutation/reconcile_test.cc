@@ -1,4 +1,4 @@
-// Last-write-wins: every tie rule of SPEC §1, marker merge, and the row and
+// Last-write-wins: every tie rule of docs/SEMANTICS.md §1, marker merge, and the row and
 // partition merges built on them.
 #include "engine/mutation/reconcile.h"
 

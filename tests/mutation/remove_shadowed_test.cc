@@ -1,4 +1,4 @@
-// Every kind of deletion (SPEC §3): cell and collection-element tombstones,
+// Every kind of deletion (docs/SEMANTICS.md §3): cell and collection-element tombstones,
 // complex (whole collection) deletions, row deletions, range tombstones over
 // a prefix and over slices, partition deletions, and the static row.
 #include <gtest/gtest.h>

@@ -214,7 +214,7 @@ TEST_F(ExecuteReadTest, ScanFollowsTokenOrderAndTokenRanges) {
   source_.AddSource(b, true);
   ReadCommand cmd = ScanCmd();
   cmd.selection = Select({"pk", "ck"});
-  // Tokens (SPEC §8): 5 < 1 < 0 < 2 < 4 < 3.
+  // Tokens (docs/SEMANTICS.md §8): 5 < 1 < 0 < 2 < 4 < 3.
   EXPECT_EQ(Read(cmd),
             (Rows{"(5, 1)", "(1, 1)", "(0, 1)", "(0, 2)", "(2, 1)", "(4, 1)", "(3, 1)"}));
   cmd.token_range = TokenRange{K(1).token, false, K(4).token, true};

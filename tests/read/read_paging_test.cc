@@ -1,5 +1,5 @@
 // Paging: for many shapes of read, the pages at every page size concatenate
-// to the unpaged result (SPEC §7).
+// to the unpaged result (docs/SEMANTICS.md §7).
 #include <gtest/gtest.h>
 
 #include "tests/read/read_fixture.h"

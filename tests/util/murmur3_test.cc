@@ -29,7 +29,7 @@ std::string Composite(std::initializer_list<std::string> parts) {
   return s;
 }
 
-// SPEC.md section 8.
+// docs/SEMANTICS.md §8.
 TEST(Murmur3Test, IntKeysMatchCassandra) {
   const std::array<std::pair<int32_t, int64_t>, 8> cases = {{
       {0, -3485513579396041028},
