@@ -484,30 +484,12 @@ Result<Value> EvaluateUserType(const Term& term, const DataType& receiver,
   return Value::FromBytes(receiver, SerializeTuple(serialized));
 }
 
-// The two's complement bytes without the redundant sign bytes a
-// fixed-width integer carries: the minimal form cassette keeps varints in
-// (Java's BigInteger reads either).
-std::string MinimalTwosComplement(const std::string& bytes) {
-  size_t skip = 0;
-  while (skip + 1 < bytes.size()) {
-    const auto b = static_cast<unsigned char>(bytes[skip]);
-    const bool next_negative = (static_cast<unsigned char>(bytes[skip + 1]) & 0x80) != 0;
-    if (!((b == 0x00 && !next_negative) || (b == 0xff && next_negative))) break;
-    ++skip;
-  }
-  return bytes.substr(skip);
-}
-
 // A value of some type given to a receiver it is value-compatible with.
-// An integer's bytes given to a varint are the same number once minimal:
-// mask_replace(v, (int) 1) over a varint v is 1
-// (ReplaceMaskingFunctionTest.testReplaceWithDifferentType).
+// An integer's bytes are a valid varint as they are (a varint need not be
+// minimal: engine/types/type_validation.cc), so mask_replace(v, (int) 1)
+// over a varint v is 1 (ReplaceMaskingFunctionTest.testReplaceWithDifferentType).
 Value Retype(const Value& v, const DataType& receiver) {
-  if (v.is_null()) return Value::Null(receiver);
-  if (receiver.kind() == TypeKind::kVarint) {
-    return Value::FromBytes(receiver, MinimalTwosComplement(v.bytes()));
-  }
-  return Value::FromBytes(receiver, v.bytes());
+  return v.is_null() ? Value::Null(receiver) : Value::FromBytes(receiver, v.bytes());
 }
 
 Result<Value> EvaluateToken(const Term& term, const DataType& receiver,
