@@ -10,8 +10,8 @@
 
 #include <cstdint>
 
-#include "engine/mutation/clustering_interval.h"
 #include "engine/memtable/memtable_row.h"
+#include "engine/mutation/clustering_interval.h"
 #include "engine/mutation/partition_source.h"
 
 namespace cassette {

@@ -253,7 +253,8 @@ TEST(LeveledCompactionStrategyTest, SingleSSTableUplevelMovesALoneFile) {
   EXPECT_TRUE(task->move_only);
   EXPECT_EQ(task->reason, "L1 score 1.500 -> L2: 1 sstables (moved up without a rewrite)");
 
-  LeveledCompactionStrategy rewriting = Strategy({{"sstable_size_in_mb", "1"}, {"fanout_size", "2"}});
+  LeveledCompactionStrategy rewriting =
+      Strategy({{"sstable_size_in_mb", "1"}, {"fanout_size", "2"}});
   task = rewriting.NextBackgroundTask(t.Snapshot());
   ASSERT_TRUE(task.has_value());
   EXPECT_EQ(task->inputs, Gens({1}));
