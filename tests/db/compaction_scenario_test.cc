@@ -37,7 +37,10 @@
 //                                deletion time, rows, cells, expiring
 //                                cells, tombstones (cell, row, range and
 //                                partition deletions) and the droppable
-//                                tombstone ratio at gc_before
+//                                tombstone ratio at gc_before (Cassandra's
+//                                estimate: row markers are drop-time points
+//                                but not cells, so TTL'd INSERTs can show
+//                                up to 2.00; histogram bins make it rough)
 //   explain                      TWCS: Database::ExplainExpiry, a line per
 //                                window (files, when droppable, blockers)
 //   read pk=N                    the partition's rows
