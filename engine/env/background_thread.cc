@@ -3,10 +3,27 @@
 #include <chrono>
 
 namespace cassette {
+namespace {
 
-BackgroundThread::BackgroundThread(int64_t interval_ms, std::function<void()> callback)
+class SteadyIntervalWaiter final : public IntervalWaiter {
+ public:
+  void Wait(std::unique_lock<std::mutex>& lock, std::condition_variable& cv, int64_t interval_ms,
+            const std::function<bool()>& woken) override {
+    cv.wait_for(lock, std::chrono::milliseconds(interval_ms), woken);
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<IntervalWaiter> NewSteadyIntervalWaiter() {
+  return std::make_unique<SteadyIntervalWaiter>();
+}
+
+BackgroundThread::BackgroundThread(int64_t interval_ms, std::function<void()> callback,
+                                   std::unique_ptr<IntervalWaiter> waiter)
     : interval_ms_(interval_ms > 0 ? interval_ms : 1),
       callback_(std::move(callback)),
+      waiter_(waiter ? std::move(waiter) : NewSteadyIntervalWaiter()),
       thread_([this] { Loop(); }) {}
 
 BackgroundThread::~BackgroundThread() { Stop(); }
@@ -31,10 +48,9 @@ void BackgroundThread::Stop() {
 
 void BackgroundThread::Loop() {
   std::unique_lock<std::mutex> l(mu_);
+  const std::function<bool()> woken = [this] { return stop_ || notified_; };
   while (true) {
-    // wait_for measures on the steady clock, so a wall-clock jump neither
-    // stalls nor floods the callback.
-    cv_.wait_for(l, std::chrono::milliseconds(interval_ms_), [this] { return stop_ || notified_; });
+    waiter_->Wait(l, cv_, interval_ms_, woken);
     if (stop_) return;
     notified_ = false;
     l.unlock();

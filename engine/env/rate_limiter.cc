@@ -16,8 +16,10 @@ namespace {
 // requests wait out), so any request size makes progress.
 class TokenBucketRateLimiter final : public RateLimiter {
  public:
-  TokenBucketRateLimiter(std::shared_ptr<Clock> clock, uint64_t bytes_per_second)
+  TokenBucketRateLimiter(std::shared_ptr<Clock> clock, uint64_t bytes_per_second,
+                         RateLimiterSleeper sleeper)
       : clock_(std::move(clock)),
+        sleeper_(std::move(sleeper)),
         simulated_(dynamic_cast<ManualClock*>(clock_.get()) != nullptr),
         rate_(bytes_per_second),
         last_refill_nanos_(clock_->MonotonicNanos()),
@@ -32,11 +34,11 @@ class TokenBucketRateLimiter final : public RateLimiter {
     const double needed = std::min(static_cast<double>(bytes), capacity);
     while (available_ < needed) {
       const double deficit = needed - available_;
-      const auto wait = std::chrono::nanoseconds(
-          static_cast<int64_t>(deficit * 1e9 / static_cast<double>(rate_)) + 1);
+      const int64_t wait_nanos =
+          static_cast<int64_t>(deficit * 1e9 / static_cast<double>(rate_)) + 1;
       const int64_t start = clock_->MonotonicNanos();
       lock.unlock();
-      std::this_thread::sleep_for(wait);
+      sleeper_(wait_nanos);
       lock.lock();
       wait_nanos_ += clock_->MonotonicNanos() - start;
       if (rate_ == 0) return;  // the limit was lifted while we slept
@@ -70,6 +72,7 @@ class TokenBucketRateLimiter final : public RateLimiter {
   }
 
   const std::shared_ptr<Clock> clock_;
+  const RateLimiterSleeper sleeper_;
   const bool simulated_;
   mutable std::mutex mutex_;
   uint64_t rate_;
@@ -78,11 +81,17 @@ class TokenBucketRateLimiter final : public RateLimiter {
   int64_t wait_nanos_ = 0;
 };
 
+void SleepOnSteadyClock(int64_t nanos) {
+  std::this_thread::sleep_for(std::chrono::nanoseconds(nanos));
+}
+
 }  // namespace
 
-std::unique_ptr<RateLimiter> NewRateLimiter(std::shared_ptr<Clock> clock,
-                                            uint64_t bytes_per_second) {
-  return std::make_unique<TokenBucketRateLimiter>(std::move(clock), bytes_per_second);
+std::unique_ptr<RateLimiter> NewRateLimiter(std::shared_ptr<Clock> clock, uint64_t bytes_per_second,
+                                            RateLimiterSleeper sleeper) {
+  if (!sleeper) sleeper = SleepOnSteadyClock;
+  return std::make_unique<TokenBucketRateLimiter>(std::move(clock), bytes_per_second,
+                                                  std::move(sleeper));
 }
 
 }  // namespace cassette

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 
 #include "cassette/clock.h"
@@ -26,10 +27,16 @@ class RateLimiter {
   virtual int64_t total_wait_nanos() const = 0;
 };
 
+// How Request() waits out a deficit of `nanos`: by default it sleeps that
+// long on the real (steady) clock. A test injects one that moves its own
+// clock instead, so the refill it then reads is exactly what it decided.
+using RateLimiterSleeper = std::function<void(int64_t nanos)>;
+
 // `clock` must outlive the limiter. A ManualClock-driven limiter never
 // sleeps: it admits every request (the simulated run has no wall time to
-// spread the I/O over) and only accounts for it.
-std::unique_ptr<RateLimiter> NewRateLimiter(std::shared_ptr<Clock> clock,
-                                            uint64_t bytes_per_second);
+// spread the I/O over) and only accounts for it. `sleeper` empty: sleep on
+// the real clock.
+std::unique_ptr<RateLimiter> NewRateLimiter(std::shared_ptr<Clock> clock, uint64_t bytes_per_second,
+                                            RateLimiterSleeper sleeper = {});
 
 }  // namespace cassette

@@ -1,8 +1,9 @@
 // RollIfOnlyBefore: sealing a fully flushed active segment so that
 // DiscardSegmentsBefore can delete it, and only when no record was appended
 // after the position the caller saw (queue order decides, never timing).
+#include <algorithm>
 #include <atomic>
-#include <chrono>
+#include <barrier>
 #include <condition_variable>
 #include <mutex>
 #include <string>
@@ -216,36 +217,63 @@ TEST_F(RollQueueOrderTest, RecordQueuedAfterTheRollGoesToTheNewSegment) {
 }
 
 // Rolls interleaved with concurrent appenders: no record is lost, doubled or
-// reordered, and positions still increase in replay order.
+// reordered, and positions still increase in replay order. The appenders
+// work in rounds, a barrier between rounds: inside a round the rolls race
+// the appends (which wins is up to the machine; correctness is not), and
+// between rounds, with the queue known to be empty, one more roll must do
+// exactly what the active segment calls for — roll when the round's last
+// record is in it, not when a racing roll already sealed that record away.
 TEST(RollConcurrencyTest, RollsBetweenConcurrentAppends) {
   auto fs = NewMemFileSystem();
   ManualClock clock(kTestStartMicros);
   auto log = MustOpen(fs.get(), &clock, Opts(CommitLogSync::kBatch, 4096));
   constexpr int kThreads = 3;
-  constexpr int kPerThread = 200;
+  constexpr int kRounds = 25;
+  constexpr int kPerRound = 8;
+  constexpr int kPerThread = kRounds * kPerRound;
   std::vector<std::vector<CommitLogPosition>> got(kThreads);
-  std::atomic<int> finished{0};
+  std::atomic<int> appended{0};
+  std::barrier round_start(kThreads + 1);
+  std::barrier round_end(kThreads + 1);
   std::vector<std::thread> threads;
   for (int t = 0; t < kThreads; ++t) {
     threads.emplace_back([&, t] {
-      for (int i = 0; i < kPerThread; ++i) {
-        auto pos = log->Append("t" + std::to_string(t) + "-" + std::to_string(i));
-        EXPECT_TRUE(pos.ok()) << pos.status().ToString();
-        if (!pos.ok()) break;
-        got[t].push_back(*pos);
-        // Gaps in the stream of appends, so that some rolls find the queue
-        // empty (how many is up to the machine; correctness is not).
-        if (i % 8 == 0) std::this_thread::sleep_for(std::chrono::microseconds(200));
+      for (int r = 0; r < kRounds; ++r) {
+        round_start.arrive_and_wait();
+        for (int i = r * kPerRound; i < (r + 1) * kPerRound; ++i) {
+          auto pos = log->Append("t" + std::to_string(t) + "-" + std::to_string(i));
+          EXPECT_TRUE(pos.ok()) << pos.status().ToString();
+          if (pos.ok()) got[t].push_back(*pos);
+          appended.fetch_add(1);
+        }
+        round_end.arrive_and_wait();
       }
-      finished.fetch_add(1);
     });
   }
-  int rolls = 0;
-  while (finished.load() < kThreads) {
-    auto rolled = log->RollIfOnlyBefore(log->CurrentPosition());
+  int racing_rolls = 0;
+  int quiet_rolls = 0;
+  for (int r = 0; r < kRounds; ++r) {
+    round_start.arrive_and_wait();
+    while (appended.load() < (r + 1) * kThreads * kPerRound) {
+      auto rolled = log->RollIfOnlyBefore(log->CurrentPosition());
+      EXPECT_TRUE(rolled.ok()) << rolled.status().ToString();
+      racing_rolls += rolled.ok() && *rolled ? 1 : 0;
+    }
+    round_end.arrive_and_wait();
+    // Quiet: every append of the round has returned and none is queued.
+    CommitLogPosition last{0, 0};
+    for (const auto& positions : got) {
+      if (!positions.empty()) last = std::max(last, positions.back());
+    }
+    const CommitLogPosition now = log->CurrentPosition();
+    // (EXPECT, not ASSERT, below: the appenders must reach the barriers.)
+    auto rolled = log->RollIfOnlyBefore(now);
     EXPECT_TRUE(rolled.ok()) << rolled.status().ToString();
-    if (!rolled.ok()) break;  // the appenders fail too and finish
-    rolls += *rolled ? 1 : 0;
+    EXPECT_EQ(rolled.ok() && *rolled, last.segment_id == now.segment_id) << "round " << r;
+    quiet_rolls += rolled.ok() && *rolled ? 1 : 0;
+    // Sealed or not, the active segment now holds no record: nothing to roll.
+    auto again = log->RollIfOnlyBefore(log->CurrentPosition());
+    EXPECT_TRUE(again.ok() && !*again) << "round " << r;
   }
   for (auto& th : threads) th.join();
   ASSERT_TRUE(log->Close().ok());
@@ -265,7 +293,8 @@ TEST(RollConcurrencyTest, RollsBetweenConcurrentAppends) {
     ++next[t];
     ASSERT_EQ(got[t][i], rec.position);
   }
-  std::printf("rolls between appends: %d\n", rolls);
+  std::printf("rolls racing appends: %d, rolls between rounds: %d of %d\n", racing_rolls,
+              quiet_rolls, kRounds);
 }
 
 // A roll that cannot create the next segment fails, and leaves the sealed
