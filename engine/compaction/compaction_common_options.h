@@ -69,6 +69,13 @@ std::vector<uint64_t> FullyExpiredSSTables(const CompactionSnapshot& snapshot,
                                            const std::vector<uint64_t>& candidates,
                                            bool ignore_overlaps);
 
+// For tests only (tests/db/expiry_drop_pairing_test.cc): while false,
+// FullyExpiredSSTables finds none, so every strategy rewrites fully expired
+// files through CompactionIterator (which purges the same data) instead of
+// dropping them whole, and the test can pair the two. True unless a test
+// sets it; production code never does.
+void SetWholeSSTableExpiryForTesting(bool enabled);
+
 // A task over `generations` as Cassandra's CompactionTask runs it: the
 // fully expired files among them (FullyExpiredSSTables with the same
 // ignore_overlaps, overlaps taken outside the task) go to `expired`, to be

@@ -2,6 +2,7 @@
 // (declared in compaction_common_options.h): the decisions every strategy
 // shares that look at more than one SSTable's statistics.
 #include <algorithm>
+#include <atomic>
 #include <limits>
 #include <set>
 #include <utility>
@@ -11,6 +12,8 @@
 
 namespace cassette {
 namespace {
+
+std::atomic<bool> whole_sstable_expiry{true};
 
 bool HasKeys(const CompactionCandidate& c) {
   return c.stats != nullptr && c.stats->partition_count > 0;
@@ -68,9 +71,14 @@ bool SSTablesOverlap(const CompactionCandidate& a, const CompactionCandidate& b)
   return !(a.stats->last_key < b.stats->first_key) && !(b.stats->last_key < a.stats->first_key);
 }
 
+void SetWholeSSTableExpiryForTesting(bool enabled) {
+  whole_sstable_expiry.store(enabled, std::memory_order_relaxed);
+}
+
 std::vector<uint64_t> FullyExpiredSSTables(const CompactionSnapshot& snapshot,
                                            const std::vector<uint64_t>& candidates,
                                            bool ignore_overlaps) {
+  if (!whole_sstable_expiry.load(std::memory_order_relaxed)) return {};
   const std::set<uint64_t> wanted(candidates.begin(), candidates.end());
   std::vector<const CompactionCandidate*> set;
   for (const CompactionCandidate& c : snapshot.sstables) {

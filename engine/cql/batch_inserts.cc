@@ -1,11 +1,14 @@
 #include "engine/cql/batch_inserts.h"
 
+#include <atomic>
 #include <string>
 #include <utility>
 
 namespace cassette::cql {
 
 namespace {
+
+std::atomic<bool> fast_path_enabled{true};
 
 // An INSERT of one whole row, every column written a value.
 bool IsOneRowInsert(const WritePlan& plan) {
@@ -36,7 +39,12 @@ bool SameShape(const WritePlan& a, const WritePlan& b) {
 
 }  // namespace
 
+void SetInsertBatchFastPathForTesting(bool enabled) {
+  fast_path_enabled.store(enabled, std::memory_order_relaxed);
+}
+
 std::optional<InsertBatch> TakeInsertBatch(std::vector<WritePlan>& plans) {
+  if (!fast_path_enabled.load(std::memory_order_relaxed)) return std::nullopt;
   if (plans.empty() || !IsOneRowInsert(plans[0])) return std::nullopt;
   for (size_t i = 1; i < plans.size(); ++i) {
     if (!IsOneRowInsert(plans[i]) || !SameShape(plans[0], plans[i])) return std::nullopt;

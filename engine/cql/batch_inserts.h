@@ -20,4 +20,10 @@ namespace cassette::cql {
 // are moved out of `plans`.
 std::optional<InsertBatch> TakeInsertBatch(std::vector<WritePlan>& plans);
 
+// For tests only (tests/cql/batch_fast_path_test.cc): while false,
+// TakeInsertBatch takes nothing, so every batch goes the general way
+// (MutationBuilder + ApplyBatch) and the test can pair the two. True
+// unless a test sets it; production code never does.
+void SetInsertBatchFastPathForTesting(bool enabled);
+
 }  // namespace cassette::cql

@@ -19,6 +19,13 @@ namespace cassette {
 std::optional<TokenRange> CoveredRange(const TokenRange& range,
                                        std::optional<int64_t> start_after_token);
 
+// For tests only (tests/db/sstable_skip_pairing_test.cc): while false,
+// ReadPartition reads every SSTable that covers the key, skipping none by
+// bloom filter, key range, clustering bounds or an older partition
+// deletion and deferring none, so that the test can pair the skips with
+// reading everything. True unless a test sets it; production code never does.
+void SetSSTableSkipsForTesting(bool enabled);
+
 class ViewReadSource final : public ReadSource {
  public:
   explicit ViewReadSource(std::shared_ptr<const Table::View> view) : view_(std::move(view)) {}
