@@ -169,7 +169,8 @@ class ModelHarness {
   // Every partition read whole, collected and streamed, against the model.
   void CheckPartitions() {
     const int64_t now = Now();
-    for (const auto& [pk, token] : kModelKeys) {
+    for (const auto& key_and_token : kModelKeys) {
+      const int32_t pk = key_and_token.first;
       const ReadQuery query = ReadPartition(pk, {"pk", "ck", "s", "v", "tags"});
       auto result = t_.db->Read(query);
       ASSERT_TRUE(result.ok()) << result.status().ToString();
