@@ -23,6 +23,7 @@ struct ModelRange {
   bool Contains(int32_t ck) const {
     return (lo_inclusive ? lo <= ck : lo < ck) && (hi_inclusive ? ck <= hi : ck < hi);
   }
+  bool operator==(const ModelRange&) const = default;
 };
 
 struct ModelWrite {
@@ -44,21 +45,39 @@ struct ModelWrite {
   int64_t now_sec = 0;
   Kind kind = kInsert;
   int32_t value = 0;
+  bool value_null = false;  // kInsert of a null v (an InsertBatch row): a tombstone
+  // A database-assigned timestamp equal to the previous write's: the rows
+  // of an InsertBatch all carry the batch's single write timestamp.
+  bool shares_previous_timestamp = false;
   ModelRange range;
   std::string tag;
+  bool operator==(const ModelWrite&) const = default;
+};
+
+// One row of a SELECT pk, ck, s, v, tags as the model derives it, each
+// value rendered as Value::ToString renders it ("null" when absent).
+struct ModelRow {
+  int32_t pk = 0;
+  std::optional<int32_t> ck;  // nullopt: the row of a partition whose only live data is static
+  std::string s, v, tags;
 };
 
 class ReferenceModel {
  public:
+  // Same data and the same next default timestamp.
+  bool operator==(const ReferenceModel&) const = default;
+
   void Apply(const ModelWrite& w) {
     // Database-assigned timestamps increase and exceed every explicit one
     // the test uses; only their order matters here.
-    const int64_t ts = w.timestamp ? *w.timestamp : (next_default_ += 1);
+    const int64_t ts = w.timestamp                   ? *w.timestamp
+                       : w.shares_previous_timestamp ? next_default_
+                                                     : (next_default_ += 1);
     Partition& p = partitions_[w.pk];
     switch (w.kind) {
       case ModelWrite::kInsert:
         Merge(&p.rows[w.ck].marker, MarkerOf(ts, w));
-        Merge(&p.rows[w.ck].v, Live(ts, w, IntBytes(w.value)));
+        Merge(&p.rows[w.ck].v, w.value_null ? Tombstone(ts, w) : Live(ts, w, IntBytes(w.value)));
         break;
       case ModelWrite::kInsertMarkerOnly:
         Merge(&p.rows[w.ck].marker, MarkerOf(ts, w));
@@ -87,14 +106,13 @@ class ReferenceModel {
     }
   }
 
-  // Rows of partition pk as "pk,ck,s,v,tags;..." the way the test renders
-  // a SELECT pk, ck, s, v, tags.
-  std::string Render(int32_t pk, int64_t now) const {
+  // The live rows of partition pk at `now`, in clustering order.
+  std::vector<ModelRow> Rows(int32_t pk, int64_t now) const {
+    std::vector<ModelRow> out;
     auto found = partitions_.find(pk);
-    if (found == partitions_.end()) return "";
+    if (found == partitions_.end()) return out;
     const Partition& p = found->second;
     const std::string s = VisibleAfter(p.s, p.deleted_at, now) ? IntText(p.s->value) : "null";
-    std::string out;
     for (const auto& [ck, row] : p.rows) {
       int64_t shadow = std::max(p.deleted_at, row.deleted_at);
       for (const auto& [range, ts] : p.ranges) {
@@ -108,11 +126,21 @@ class ReferenceModel {
         if (VisibleAfter(cell, shadow, now)) tags.push_back(tag);
       }
       if (!marker_live && !v_live && tags.empty()) continue;
-      if (!out.empty()) out += ";";
-      out += std::to_string(pk) + "," + std::to_string(ck) + "," + s + "," +
-             (v_live ? IntText(row.v->value) : "null") + "," + SetText(tags);
+      out.push_back({pk, ck, s, v_live ? IntText(row.v->value) : "null", SetText(tags)});
     }
-    if (out.empty() && s != "null") out = std::to_string(pk) + ",null," + s + ",null,null";
+    if (out.empty() && s != "null") out.push_back({pk, std::nullopt, s, "null", "null"});
+    return out;
+  }
+
+  // Rows of partition pk as "pk,ck,s,v,tags;..." the way the test renders
+  // a SELECT pk, ck, s, v, tags.
+  std::string Render(int32_t pk, int64_t now) const {
+    std::string out;
+    for (const ModelRow& row : Rows(pk, now)) {
+      if (!out.empty()) out += ";";
+      out += std::to_string(row.pk) + "," + (row.ck ? std::to_string(*row.ck) : "null") + "," +
+             row.s + "," + row.v + "," + row.tags;
+    }
     return out;
   }
 
@@ -126,23 +154,27 @@ class ReferenceModel {
     int64_t ldt;  // kNone for live non-expiring cells
     bool tombstone;
     std::string value;
+    bool operator==(const MCell&) const = default;
   };
   struct Marker {
     int64_t ts;
     int32_t ttl;
     int64_t expiry;
+    bool operator==(const Marker&) const = default;
   };
   struct MRow {
     std::optional<Marker> marker;
     std::optional<MCell> v;
     std::map<std::string, std::optional<MCell>> tags;
     int64_t deleted_at = kNoDeletion;
+    bool operator==(const MRow&) const = default;
   };
   struct Partition {
     int64_t deleted_at = kNoDeletion;
     std::optional<MCell> s;
     std::map<int32_t, MRow> rows;
     std::vector<std::pair<ModelRange, int64_t>> ranges;
+    bool operator==(const Partition&) const = default;
   };
 
   static std::string IntBytes(int32_t v) {
