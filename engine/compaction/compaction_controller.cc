@@ -24,7 +24,7 @@ CompactionController::CompactionController(
 }
 
 CompactionController CompactionController::NoPurge() {
-  return CompactionController(std::numeric_limits<int64_t>::min(), {});
+  return CompactionController(kPurgeNothing, {});
 }
 
 int64_t CompactionController::MaxPurgeableTimestamp(const DecoratedKey& key) const {

@@ -2,7 +2,7 @@
 // (a cell tombstone, an expired cell rewritten as one, a row, range, partition or collection
 // deletion, an expired row marker) written at timestamp T with local deletion time L may be dropped
 // by a compaction only when
-//   1. L < gc_before (now - gc_grace_seconds, strictly), and
+//   1. CanPurge(L, gc_before): L < gc_before, strictly (engine/mutation/expiry.h), and
 //   2. T < MaxPurgeableTimestamp(key): every SSTable outside the compaction
 //      that may hold the partition, and every memtable holding it, only has
 //      data written after T, so dropping the deletion cannot resurrect
@@ -22,6 +22,7 @@
 
 #include "engine/mutation/decorated_key.h"
 #include "engine/mutation/deletion_time.h"
+#include "engine/mutation/expiry.h"
 #include "engine/sstable/sstable_reader.h"
 
 namespace cassette {
@@ -58,7 +59,7 @@ class CompactionController {
   // Condition 1 alone: a deletion issued at `local_deletion_time` is past
   // gc_grace.
   bool MayPurgeByTime(int64_t local_deletion_time) const {
-    return local_deletion_time < gc_before_;
+    return CanPurge(local_deletion_time, gc_before_);
   }
   // Both conditions, with `max_purgeable` = MaxPurgeableTimestamp(key).
   bool IsPurgeable(int64_t timestamp, int64_t local_deletion_time, int64_t max_purgeable) const {

@@ -1,10 +1,10 @@
 #include "engine/compaction/compaction_iterator.h"
 
-#include <limits>
 #include <string>
 #include <utility>
 
 #include "engine/compaction/compaction_range_tombstones.h"
+#include "engine/mutation/expiry.h"
 #include "engine/mutation/reconcile.h"
 
 namespace cassette {
@@ -67,14 +67,6 @@ class CountingPartitionIterator final : public PartitionIterator {
   bool rows_wrapped_ = false;
 };
 
-// a - b, saturating instead of overflowing (ldt - ttl of a cell decoded
-// from a damaged file must not be undefined behaviour).
-int64_t SaturatingSub(int64_t a, int64_t b) {
-  int64_t out;
-  if (__builtin_sub_overflow(a, b, &out)) return std::numeric_limits<int64_t>::min();
-  return out;
-}
-
 size_t CountCells(const Row& row) {
   size_t n = 0;
   for (const ColumnData& col : row.columns) n += col.cells.size();
@@ -82,21 +74,13 @@ size_t CountCells(const Row& row) {
 }
 
 // True when compacting `row` under a live covering deletion would leave it
-// exactly as it is: no deletion, nothing expired, no empty column. Most
-// rows of a compaction are such rows, and they are passed through without
-// a copy (the merge already built them).
+// exactly as it is: it holds only live data (the rule a read's
+// IsOwnLiveView shares) and is not empty (an empty row is not yielded,
+// where a read merely finds it not live). Most rows of a compaction are
+// such rows, and they are passed through without a copy (the merge
+// already built them).
 bool PassesUnchanged(const Row& row, int64_t now_sec) {
-  if (!row.deletion.IsLive()) return false;
-  const LivenessInfo& marker = row.marker;
-  if (!marker.IsEmpty() && marker.IsExpiring() && !marker.IsLive(now_sec)) return false;
-  if (row.columns.empty()) return !marker.IsEmpty();
-  for (const ColumnData& col : row.columns) {
-    if (!col.complex_deletion.IsLive() || col.cells.empty()) return false;
-    for (const Cell& cell : col.cells) {
-      if (!cell.IsLive(now_sec)) return false;
-    }
-  }
-  return true;
+  return !row.IsEmpty() && row.HoldsOnlyLiveData(now_sec);
 }
 
 // Shadowing, expiry and purge decisions for one partition. The maximum
@@ -157,7 +141,7 @@ class PartitionPurger {
     }
     if (!cell->IsExpiring() || cell->IsLive(now_sec_)) return false;
     // Expired: a tombstone issued when the cell was written (docs/COMPACTION.md).
-    const int64_t written = SaturatingSub(cell->local_deletion_time, cell->ttl);
+    const int64_t written = DeletionTimeOfExpired(cell->local_deletion_time, cell->ttl);
     if (Purgeable(cell->timestamp, written)) {
       ++stats_->cells_purged;
       ++stats_->expired_cells_purged;

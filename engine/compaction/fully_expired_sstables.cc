@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "engine/compaction/compaction_common_options.h"
+#include "engine/mutation/expiry.h"
 
 namespace cassette {
 namespace {
@@ -90,7 +91,7 @@ std::vector<uint64_t> FullyExpiredSSTables(const CompactionSnapshot& snapshot,
 
   if (ignore_overlaps) {
     for (const CompactionCandidate* c : set) {
-      if (c->stats->max_local_deletion_time < gc_before) expired.push_back(c->generation);
+      if (CanPurge(c->stats->max_local_deletion_time, gc_before)) expired.push_back(c->generation);
     }
     return expired;
   }
@@ -107,7 +108,7 @@ std::vector<uint64_t> FullyExpiredSSTables(const CompactionSnapshot& snapshot,
   }();
   for (const CompactionCandidate& other : snapshot.sstables) {
     if (in_set.count(other.generation) > 0 || other.stats == nullptr) continue;
-    if (other.stats->max_local_deletion_time < gc_before) continue;
+    if (CanPurge(other.stats->max_local_deletion_time, gc_before)) continue;
     const bool overlaps = std::any_of(set.begin(), set.end(), [&](const CompactionCandidate* c) {
       return SSTablesOverlap(*c, other);
     });
@@ -115,7 +116,7 @@ std::vector<uint64_t> FullyExpiredSSTables(const CompactionSnapshot& snapshot,
   }
   std::vector<const CompactionCandidate*> time_expired;
   for (const CompactionCandidate* c : set) {
-    if (c->stats->max_local_deletion_time < gc_before) {
+    if (CanPurge(c->stats->max_local_deletion_time, gc_before)) {
       time_expired.push_back(c);
     } else {
       min_timestamp = std::min(min_timestamp, c->stats->min_timestamp);

@@ -8,6 +8,7 @@
 
 #include "engine/compaction/compaction_common_options.h"
 #include "engine/compaction/time_window_compaction_strategy.h"
+#include "engine/mutation/expiry.h"
 
 namespace cassette {
 namespace {
@@ -92,7 +93,7 @@ std::vector<TwcsWindowReport> TimeWindowCompactionStrategy::ReportWindows(
           blockers.insert(o.generation);
         }
       }
-      if (stats.max_local_deletion_time < all.gc_before && all.memtable_min_timestamp &&
+      if (CanPurge(stats.max_local_deletion_time, all.gc_before) && all.memtable_min_timestamp &&
           *all.memtable_min_timestamp <= stats.max_timestamp) {
         r.blocked_by_memtable = true;
       }

@@ -19,12 +19,11 @@
 #include "engine/cql/term_evaluator.h"
 #include "engine/cql/write_operations.h"
 #include "engine/cql/write_restrictions.h"
+#include "engine/schema/ttl_limit.h"
 
 namespace cassette::cql {
 
 namespace {
-
-constexpr int64_t kMaxTtlSeconds = 630720000;  // 20 years, Cassandra's MAX_TTL
 
 // The statement's table, from the prepared statement's cache while the
 // schema has not changed.
@@ -64,14 +63,7 @@ Status EvaluateUsing(const UsingClause& using_clause, const ExecutionContext& co
                               EvaluateTerm(*using_clause.ttl, DataType::Int(), "[ttl]", context));
     // A null TTL means no expiry (it does not fall back to the table default).
     const int64_t seconds = ttl.is_null() ? 0 : ttl.AsInt64();
-    if (seconds < 0) {
-      return Status::InvalidRequest("A TTL must be greater or equal to 0, but was " +
-                                    std::to_string(seconds));
-    }
-    if (seconds > kMaxTtlSeconds) {
-      return Status::InvalidRequest("ttl is too large. requested (" + std::to_string(seconds) +
-                                    ") maximum (" + std::to_string(kMaxTtlSeconds) + ")");
-    }
+    CASSETTE_RETURN_IF_ERROR(CheckTtl(seconds));
     *ttl_seconds = static_cast<int32_t>(seconds);
   }
   return Status::OK();

@@ -4,8 +4,10 @@
 #include <span>
 #include <string_view>
 
+#include "engine/mutation/expiry.h"
 #include "engine/mutation/timestamps.h"
 #include "engine/schema/key_codec.h"
+#include "engine/schema/ttl_limit.h"
 #include "engine/types/comparable.h"
 #include "engine/util/murmur3.h"
 
@@ -94,7 +96,7 @@ bool ConvertInsertBatch(const TableSchema& schema, const InsertBatch& batch,
   if (!PlainSlots(schema, batch.columns(), &slots)) return false;
   // A row of primary key columns only still writes its marker (an INSERT).
   const int64_t ttl = batch.ttl().value_or(schema.options().default_time_to_live);
-  if (!CheckTtl(ttl).ok()) return false;
+  if (!TtlInRange(ttl)) return false;
 
   const size_t rows = batch.rows();
   // Where each row's key and clustering start in out->keys, and its end.
@@ -149,7 +151,7 @@ bool ConvertInsertBatch(const TableSchema& schema, const InsertBatch& batch,
     write.row.has_marker = true;
     write.row.timestamp = context.timestamp;
     write.row.ttl = static_cast<int32_t>(ttl);
-    write.row.expiry = ttl > 0 ? context.now_sec + ttl : kNoDeletionTime;
+    write.row.expiry = ExpiryTime(context.now_sec, ttl);
     write.row.columns = std::span<const PlainColumn>(out->columns).subspan(r * width, width);
   }
   return true;

@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <span>
 
+#include "engine/mutation/expiry.h"
 #include "engine/mutation/reconcile.h"
 #include "engine/mutation/timestamps.h"
 #include "engine/schema/key_codec.h"
+#include "engine/schema/ttl_limit.h"
 #include "engine/types/cell_path.h"
 #include "engine/types/comparable.h"
 #include "engine/types/type_codec.h"
@@ -79,7 +81,7 @@ class RowCellBuilder {
     Cell& cell = OnlyCell(data);
     cell.timestamp = context_.timestamp;
     cell.ttl = ttl_ > 0 ? ttl_ : 0;
-    cell.local_deletion_time = ttl_ > 0 ? context_.now_sec + ttl_ : kNoDeletionTime;
+    cell.local_deletion_time = ExpiryTime(context_.now_sec, ttl_);
     cell.value.assign(value);
   }
   void SetOnlyTombstone(ColumnData* data) const {
@@ -425,18 +427,6 @@ Result<Bound> ConvertBound(const TableSchema& schema, const ClusteringBound& bou
 
 }  // namespace
 
-Status CheckTtl(int64_t ttl) {
-  if (ttl < 0) {
-    return Status::InvalidRequest("A TTL must be greater or equal to 0, but was " +
-                                  std::to_string(ttl));
-  }
-  if (ttl > kMaxTtlSeconds) {
-    return Status::InvalidRequest("ttl is too large. requested (" + std::to_string(ttl) +
-                                  ") maximum (" + std::to_string(kMaxTtlSeconds) + ")");
-  }
-  return Status::OK();
-}
-
 Status CheckValue(const ColumnDefinition& column, const Value& value, const char* what) {
   if (!value.is_null() && value.type().kind() == column.type.kind() &&
       HasOnlyValidValuesOfSize(column.type.kind(), value.bytes().size())) {
@@ -580,7 +570,7 @@ Status ConvertMutation(const TableSchema& schema, const Mutation& mutation,
     row.columns.reserve(op.columns.size());
     if (op.kind == RowOperation::Kind::kInsert && !static_only) {
       row.marker = LivenessInfo{context.timestamp, static_cast<int32_t>(ttl),
-                                ttl > 0 ? context.now_sec + ttl : kNoDeletionTime};
+                                ExpiryTime(context.now_sec, ttl)};
     }
     for (const ColumnOperation& column_op : op.columns) {
       const ColumnDefinition* column = schema.Find(column_op.column);
@@ -649,7 +639,7 @@ bool ConvertPlainMutation(const TableSchema& schema, const Mutation& mutation,
     return false;
   }
   const int64_t ttl = mutation.ttl().value_or(schema.options().default_time_to_live);
-  if (!CheckTtl(ttl).ok()) return false;
+  if (!TtlInRange(ttl)) return false;
 
   out->columns.clear();
   for (const ColumnOperation& column_op : op.columns) {
@@ -678,7 +668,7 @@ bool ConvertPlainMutation(const TableSchema& schema, const Mutation& mutation,
   out->has_marker = op.kind == RowOperation::Kind::kInsert;
   out->timestamp = context.timestamp;
   out->ttl = static_cast<int32_t>(ttl);
-  out->expiry = ttl > 0 ? context.now_sec + ttl : kNoDeletionTime;
+  out->expiry = ExpiryTime(context.now_sec, ttl);
   return true;
 }
 

@@ -72,9 +72,6 @@ Result<std::string> EncodeClusteringValues(const TableSchema& schema,
                                            const std::vector<Value>& values,
                                            size_t first_column = 0);
 
-// InvalidRequest unless 0 <= ttl <= 20 years, with Cassandra's messages.
-Status CheckTtl(int64_t ttl);
-
 // InvalidRequest unless `value` is a non-null value of `column`'s type.
 Status CheckValue(const ColumnDefinition& column, const Value& value, const char* what);
 

@@ -1,9 +1,9 @@
 #include "engine/db/table.h"
 
 #include <algorithm>
-#include <limits>
 
 #include "engine/db/view_read_source.h"
+#include "engine/mutation/expiry.h"
 #include "engine/mutation/timestamps.h"
 
 namespace cassette {
@@ -183,8 +183,8 @@ std::vector<SSTableFailure> Table::SSTableFailures() const {
 
 int64_t Table::CompactionGcBefore(const TableSchema& schema, int64_t now_micros) const {
   // An SSTable out of the view may hold what a deletion shadows: keep them all.
-  if (HasSSTablesOutOfView()) return std::numeric_limits<int64_t>::min();
-  return NowInSeconds(now_micros) - schema.options().gc_grace_seconds;
+  if (HasSSTablesOutOfView()) return kPurgeNothing;
+  return GcBefore(NowInSeconds(now_micros), schema.options().gc_grace_seconds);
 }
 
 bool Table::FailedInCompaction(uint64_t generation) const {

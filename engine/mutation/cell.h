@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <string>
 
+#include "engine/mutation/expiry.h"
 #include "engine/mutation/timestamps.h"
 
 namespace cassette {
@@ -28,7 +29,7 @@ struct Cell {
   }
   static Cell Expiring(int64_t ts, int32_t ttl, int64_t now_sec, std::string value,
                        std::string path = {}) {
-    return Cell{ts, ttl, now_sec + ttl, std::move(value), std::move(path)};
+    return Cell{ts, ttl, ExpiryTime(now_sec, ttl), std::move(value), std::move(path)};
   }
   static Cell Tombstone(int64_t ts, int64_t now_sec, std::string path = {}) {
     return Cell{ts, 0, now_sec, {}, std::move(path)};
@@ -36,10 +37,10 @@ struct Cell {
 
   bool IsTombstone() const { return ttl == 0 && local_deletion_time != kNoDeletionTime; }
   bool IsExpiring() const { return ttl > 0; }
-  // Live at now_sec: not a tombstone and not expired (expiry is at the first
-  // second where now_sec >= local_deletion_time).
+  // Live at now_sec: not a tombstone and not expired (IsExpiredAt).
   bool IsLive(int64_t now_sec) const {
-    return local_deletion_time == kNoDeletionTime || (ttl > 0 && now_sec < local_deletion_time);
+    return local_deletion_time == kNoDeletionTime ||
+           (ttl > 0 && !IsExpiredAt(local_deletion_time, now_sec));
   }
   friend bool operator==(const Cell&, const Cell&) = default;
 };

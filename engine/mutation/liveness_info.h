@@ -4,6 +4,7 @@
 
 #include <cstdint>
 
+#include "engine/mutation/expiry.h"
 #include "engine/mutation/timestamps.h"
 
 namespace cassette {
@@ -17,7 +18,7 @@ struct LivenessInfo {
   bool IsEmpty() const { return timestamp == kNoTimestamp; }
   bool IsExpiring() const { return ttl > 0; }
   bool IsLive(int64_t now_sec) const {
-    return !IsEmpty() && (!IsExpiring() || now_sec < local_expiration_time);
+    return !IsEmpty() && (!IsExpiring() || !IsExpiredAt(local_expiration_time, now_sec));
   }
   friend bool operator==(const LivenessInfo&, const LivenessInfo&) = default;
 };

@@ -10,6 +10,7 @@
 #include <limits>
 #include <string_view>
 
+#include "engine/mutation/expiry.h"
 #include "engine/mutation/row_codec.h"
 #include "engine/mutation/row_codec_format.h"
 #include "engine/util/coding.h"
@@ -28,7 +29,9 @@ struct PlainRowHead {
   // without a TTL): what re-basing the body rewrites.
   uint32_t time_ends[3] = {0, 0, 0};
 
-  bool LiveAt(int64_t now_sec) const { return ttl == 0 || now_sec < local_deletion_time; }
+  bool LiveAt(int64_t now_sec) const {
+    return ttl == 0 || !IsExpiredAt(local_deletion_time, now_sec);
+  }
 };
 
 namespace plain_row_internal {

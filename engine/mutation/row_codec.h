@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "cassette/status.h"
+#include "engine/mutation/expiry.h"
 #include "engine/mutation/partition_update.h"
 #include "engine/mutation/plain_row.h"
 
@@ -76,7 +77,9 @@ struct PlainRowView {
 
   // Whether nothing in the row has expired at now_sec (so the row is its
   // own live view: no cell turns into a tombstone).
-  bool LiveAt(int64_t now_sec) const { return ttl == 0 || now_sec < local_deletion_time; }
+  bool LiveAt(int64_t now_sec) const {
+    return ttl == 0 || !IsExpiredAt(local_deletion_time, now_sec);
+  }
 };
 // Reads a whole body that is a plain row into *row (reusing its column
 // storage). False for any other body, well-formed or not: DecodeRowBody
@@ -127,14 +130,14 @@ struct RowBodyScan {
   std::vector<DeltaField> fields;
 
   // True when compacting the row at now_sec under no covering deletion
-  // leaves it exactly as it is: no deletion, nothing expired, no empty
-  // collection.
+  // leaves it exactly as it is: what Row::HoldsOnlyLiveData(now_sec) &&
+  // !Row::IsEmpty() answers for the decoded row, from the scan's counts.
   bool PassesUnchanged(int64_t now_sec) const {
     if (has_deletion) return false;
     if (!marker.IsEmpty() && marker.IsExpiring() && !marker.IsLive(now_sec)) return false;
     if (columns == 0) return !marker.IsEmpty();
     return empty_columns == 0 && complex_deletions == 0 && tombstones == 0 &&
-           (expiring_cells == 0 || now_sec < min_cell_expiry);
+           (expiring_cells == 0 || !IsExpiredAt(min_cell_expiry, now_sec));
   }
 };
 

@@ -11,8 +11,6 @@ namespace cassette {
 inline constexpr int64_t kNoTimestamp = std::numeric_limits<int64_t>::min();
 // Local deletion time of live, non-expiring data.
 inline constexpr int64_t kNoDeletionTime = std::numeric_limits<int64_t>::max();
-// Cassandra's MAX_TTL: 20 years.
-inline constexpr int32_t kMaxTtlSeconds = 630720000;
 
 // nowInSec as Cassandra derives it from the wall clock.
 inline constexpr int64_t NowInSeconds(int64_t now_micros) {

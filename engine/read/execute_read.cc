@@ -5,6 +5,7 @@
 #include <optional>
 #include <utility>
 
+#include "engine/mutation/expiry.h"
 #include "engine/mutation/merging_partition_iterator.h"
 #include "engine/read/column_filter.h"
 #include "engine/read/live_view.h"
@@ -40,7 +41,7 @@ class ReadExecution {
         columns_(schema_),
         builder_(schema_, SelectedColumns(cmd), cmd.with_cell_metadata, cmd.now_sec),
         guard_(cmd.tombstone_warn_threshold, cmd.tombstone_failure_threshold),
-        gc_before_(cmd.now_sec - schema_.options().gc_grace_seconds) {}
+        gc_before_(GcBefore(cmd.now_sec, schema_.options().gc_grace_seconds)) {}
 
   Result<ResultSet> Run();
 

@@ -2,16 +2,10 @@
 
 #include <algorithm>
 
+#include "engine/mutation/expiry.h"
 #include "engine/mutation/reconcile.h"
 
 namespace cassette {
-namespace {
-
-bool Purgeable(int64_t local_deletion_time, int64_t gc_before) {
-  return local_deletion_time < gc_before;
-}
-
-}  // namespace
 
 RowLiveness ApplyLiveView(const DeletionTime& covering, int64_t now_sec, int64_t gc_before,
                           Row* row) {
@@ -20,12 +14,12 @@ RowLiveness ApplyLiveView(const DeletionTime& covering, int64_t now_sec, int64_t
   if (RemoveShadowed(row, covering)) return result;
 
   bool has_deletion =
-      !row->deletion.IsLive() && !Purgeable(row->deletion.local_deletion_time, gc_before);
+      !row->deletion.IsLive() && !CanPurge(row->deletion.local_deletion_time, gc_before);
   if (!row->marker.IsEmpty()) {
     if (row->marker.IsLive(now_sec)) {
       result.live = true;
     } else {
-      if (!Purgeable(row->marker.local_expiration_time, gc_before)) has_deletion = true;
+      if (!CanPurge(row->marker.local_expiration_time, gc_before)) has_deletion = true;
       row->marker = LivenessInfo{};
     }
   }
@@ -34,7 +28,7 @@ RowLiveness ApplyLiveView(const DeletionTime& covering, int64_t now_sec, int64_t
   bool has_dead_cells = false;
   for (ColumnData& column : row->columns) {
     if (!column.complex_deletion.IsLive()) {
-      if (!Purgeable(column.complex_deletion.local_deletion_time, gc_before)) has_deletion = true;
+      if (!CanPurge(column.complex_deletion.local_deletion_time, gc_before)) has_deletion = true;
       column.complex_deletion = DeletionTime::Live();
     }
     erase_if(column.cells, [&](const Cell& cell) {
@@ -43,9 +37,10 @@ RowLiveness ApplyLiveView(const DeletionTime& covering, int64_t now_sec, int64_t
         return false;
       }
       // An expired cell purges as a tombstone written at its write second.
-      int64_t ldt =
-          cell.IsExpiring() ? cell.local_deletion_time - cell.ttl : cell.local_deletion_time;
-      if (!Purgeable(ldt, gc_before)) {
+      const int64_t ldt = cell.IsExpiring()
+                              ? DeletionTimeOfExpired(cell.local_deletion_time, cell.ttl)
+                              : cell.local_deletion_time;
+      if (!CanPurge(ldt, gc_before)) {
         ++result.tombstones;
         has_dead_cells = true;
       }
@@ -59,15 +54,7 @@ RowLiveness ApplyLiveView(const DeletionTime& covering, int64_t now_sec, int64_t
 }
 
 bool IsOwnLiveView(const DeletionTime& covering, int64_t now_sec, const Row& row) {
-  if (!covering.IsLive() || !row.deletion.IsLive()) return false;
-  if (!row.marker.IsEmpty() && !row.marker.IsLive(now_sec)) return false;
-  for (const ColumnData& column : row.columns) {
-    if (!column.complex_deletion.IsLive() || column.cells.empty()) return false;
-    for (const Cell& cell : column.cells) {
-      if (!cell.IsLive(now_sec)) return false;
-    }
-  }
-  return true;
+  return covering.IsLive() && row.HoldsOnlyLiveData(now_sec);
 }
 
 }  // namespace cassette

@@ -4,6 +4,8 @@
 #include <set>
 #include <utility>
 
+#include "engine/mutation/expiry.h"
+
 namespace cassette {
 namespace {
 
@@ -68,7 +70,7 @@ RangeTombstoneTracker::RangeTombstoneTracker(const DeletionTime& partition_delet
   // Markers: wherever the deletion the read sees changes. Purgeable
   // deletions read as live, so a segment of one is no marker of its own.
   auto visible = [gc_before](const DeletionTime& d) {
-    return d.local_deletion_time < gc_before ? DeletionTime::Live() : d;
+    return CanPurge(d.local_deletion_time, gc_before) ? DeletionTime::Live() : d;
   };
   DeletionTime previous = DeletionTime::Live();
   const ClusteringPosition* previous_end = nullptr;

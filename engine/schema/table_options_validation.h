@@ -5,11 +5,9 @@
 
 #include "cassette/schema.h"
 #include "cassette/status.h"
+#include "engine/schema/ttl_limit.h"
 
 namespace cassette {
-
-// Cassandra's TTL ceiling: 20 years.
-constexpr int32_t kMaxTtlSeconds = 630720000;
 
 Status ValidateTableOptions(const TableOptions& options);
 
