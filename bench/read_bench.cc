@@ -1,4 +1,4 @@
-// The read path of W3 (../shared/workloads/README.md) without the rest of
+// The read path of W3 (docs/BENCHMARKS.md) without the rest of
 // the driver, so its cost per row can be profiled and compared run to run:
 //   BM_HourSlice  one whole hour (3,600 rows) of a random sensor streamed
 //                 through Database::ReadEach, as cassette-bench reads W3,

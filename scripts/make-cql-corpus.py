@@ -2,8 +2,8 @@
 """Regenerates fuzz/corpus/cql_parser, the seed corpus of cql_parser_fuzzer.
 
 Seeds: every CQL statement written as a C++ string literal in
-tests/cql/*_test.cc, every statement of examples/*.cql and of the shared
-example scripts (../shared/examples, when present), and each script whole
+tests/cql/*_test.cc, every statement of examples/*.cql and of the playbook
+example scripts (tests/tools/testdata/examples), and each script whole
 (for the statement splitter). Files are named by content hash, so rerunning
 is idempotent. Usage: python3 scripts/make-cql-corpus.py
 """
@@ -38,7 +38,7 @@ def statements_in_tests():
 
 def scripts():
     paths = sorted(glob.glob(os.path.join(ROOT, "examples", "*.cql")))
-    paths += sorted(glob.glob(os.path.join(ROOT, "..", "shared", "examples", "*.cql")))
+    paths += sorted(glob.glob(os.path.join(ROOT, "tests", "tools", "testdata", "examples", "*.cql")))
     for path in paths:
         with open(path, encoding="utf-8") as f:
             yield f.read()

@@ -1,6 +1,6 @@
-// The shell's --format json lines (DESIGN.md "The command line"): one line
-// per statement that returns rows, one per failed statement, one per traced
-// read. Each function returns the line without its newline.
+// The shell's --format json lines (README.md, "The cassette shell"): one
+// line per statement that returns rows, one per failed statement, one per
+// traced read. Each function returns the line without its newline.
 #pragma once
 
 #include <string>

@@ -26,8 +26,9 @@ Result<std::string> TableReport(Database* db, FileSystem* fs, const std::string&
                                 const std::string& keyspace, const std::string& table,
                                 OutputFormat format);
 
-// One table's statistics as one JSON object (one line), with at least the
-// keys DESIGN.md lists; `windows` (TWCS tables) adds "expiry".
+// One table's statistics as one JSON object (one line), with the keys
+// docs/TOOLS.md ("cassette stats") lists; `windows` (TWCS tables) adds
+// "expiry".
 std::string TableStatsJson(const TableStats& stats, const std::vector<CompactionWindow>* windows);
 // The nodetool-style block of one table.
 std::string TableStatsText(const TableStats& stats, const std::vector<CompactionWindow>* windows);

@@ -2,7 +2,7 @@
 // workload's own terms (readings, sensors, days), so each engine stores
 // and reads them its own best way: cassette as CQL rows through the typed
 // API or prepared CQL, a key-value peer with the key layout of
-// ../shared/workloads/README.md.
+// docs/BENCHMARKS.md.
 #pragma once
 
 #include <cstdint>

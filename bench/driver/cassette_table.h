@@ -1,4 +1,4 @@
-// The workload's table on cassette, as ../shared/workloads/README.md
+// The workload's table on cassette, as docs/BENCHMARKS.md
 // defines it, and the database options a comparison runs cassette with.
 #pragma once
 

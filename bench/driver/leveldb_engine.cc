@@ -1,5 +1,5 @@
 // LevelDB as a peer of cassette: the sensor table in the key-value layout
-// of ../shared/workloads/README.md, as close to cassette's settings as
+// of docs/BENCHMARKS.md, as close to cassette's settings as
 // LevelDB 1.23 allows. It cannot match them all, and description() says
 // where it differs: its only codec is Snappy (no zstd), its filters hold
 // whole keys (a partition lookup, which is a Seek, never consults them), it

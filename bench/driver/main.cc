@@ -1,4 +1,4 @@
-// cassette-bench: the workloads of ../shared/workloads/README.md on
+// cassette-bench: the workloads of docs/BENCHMARKS.md on
 // cassette (typed API and prepared CQL) and on the peers CMake found
 // (RocksDB, LevelDB), back to back in one run, each engine in its own
 // fresh directory under --dir; prints one table of medians and writes the

@@ -1,4 +1,4 @@
-// W5 retention of ../shared/workloads/README.md: a week of 50 sensors on a
+// W5 retention of docs/BENCHMARKS.md: a week of 50 sensors on a
 // simulated clock, rows kept for a TTL of two days, each engine expiring
 // them its own way (cassette: default_time_to_live on TWCS with 1-hour
 // windows; RocksDB: FIFO with ttl, or leveled with a compaction filter;

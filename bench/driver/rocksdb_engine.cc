@@ -1,5 +1,5 @@
 // RocksDB as a peer of cassette: the sensor table in the key-value layout
-// of ../shared/workloads/README.md, configured as a user who reads
+// of docs/BENCHMARKS.md, configured as a user who reads
 // partitions by prefix would configure it, and as close to cassette's own
 // settings as RocksDB allows (zstd at the same level, 16 KiB blocks like
 // cassette's chunks, a 32 MiB block cache like cassette's default), so the

@@ -1,4 +1,4 @@
-// The sensor workload of ../shared/workloads/README.md, defined once for
+// The sensor workload of docs/BENCHMARKS.md, defined once for
 // every engine the driver compares: which sensor and second each row is,
 // its values, and how a key-value peer lays a row out.
 #pragma once

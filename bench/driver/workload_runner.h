@@ -1,4 +1,4 @@
-// Runs the workloads of ../shared/workloads/README.md on one engine in a
+// Runs the workloads of docs/BENCHMARKS.md on one engine in a
 // fresh directory and measures them: W1 ingest (with the log, or without
 // it for W1-nolog), then on the same data W2 newest 100, W3 one-hour
 // slices, W4 missing partitions, and last a full compaction for the space

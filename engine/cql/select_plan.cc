@@ -6,7 +6,7 @@
 
 #include "engine/cql/aggregates.h"
 #include "engine/cql/term_evaluator.h"
-#include "engine/db/query_converter.h"
+#include "engine/schema/select_star_order.h"
 
 namespace cassette::cql {
 namespace {

@@ -6,7 +6,7 @@
 
 #include "engine/cql/select_restriction_builder.h"
 #include "engine/cql/term_evaluator.h"
-#include "engine/db/mutation_converter.h"
+#include "engine/schema/key_codec.h"
 #include "engine/types/type_codec.h"
 #include "engine/util/murmur3.h"
 

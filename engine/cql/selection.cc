@@ -10,7 +10,7 @@
 #include "engine/cql/functions.h"
 #include "engine/cql/select_restrictions.h"
 #include "engine/cql/term_evaluator.h"
-#include "engine/db/mutation_converter.h"
+#include "engine/schema/key_codec.h"
 #include "engine/types/type_codec.h"
 #include "engine/util/murmur3.h"
 

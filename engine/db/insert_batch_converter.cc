@@ -6,16 +6,15 @@
 
 #include "engine/mutation/expiry.h"
 #include "engine/mutation/timestamps.h"
+#include "engine/schema/column_value.h"
 #include "engine/schema/key_codec.h"
 #include "engine/schema/ttl_limit.h"
-#include "engine/types/comparable.h"
 #include "engine/util/murmur3.h"
 
 namespace cassette {
 
 namespace {
 
-constexpr size_t kMaxClusteringValueLength = 65535;
 constexpr size_t kAbsent = static_cast<size_t>(-1);
 
 // The batch's columns as a Mutation takes them, found once per batch: the
@@ -124,12 +123,7 @@ bool ConvertInsertBatch(const TableSchema& schema, const InsertBatch& batch,
     for (size_t c = 0; c < slots.clustering.size(); ++c) {
       const Value& value = values[slots.clustering[c]];
       const ColumnDefinition& column = schema.columns()[schema.clustering()[c]];
-      if (!CheckValue(column, value, "clustering key part").ok() ||
-          value.bytes().size() > kMaxClusteringValueLength) {
-        return false;
-      }
-      EncodeComparable(column.type, value.bytes(), column.order == ClusteringOrder::kDesc,
-                       &out->keys);
+      if (!AppendClusteringValue(column, value, &out->keys).ok()) return false;
     }
     for (const ColumnSlots::Other& regular : slots.others) {
       const Value& value = values[regular.value];

@@ -1,11 +1,11 @@
 #include "engine/db/mutation_converter.h"
 
 #include <algorithm>
-#include <span>
 
 #include "engine/mutation/expiry.h"
 #include "engine/mutation/reconcile.h"
 #include "engine/mutation/timestamps.h"
+#include "engine/schema/column_value.h"
 #include "engine/schema/key_codec.h"
 #include "engine/schema/ttl_limit.h"
 #include "engine/types/cell_path.h"
@@ -17,45 +17,6 @@
 namespace cassette {
 
 namespace {
-
-bool IsTextual(TypeKind kind) { return kind == TypeKind::kText || kind == TypeKind::kAscii; }
-
-// Types match when they are the same up to frozenness (a frozen value has
-// the same bytes as a whole non-frozen one); text and ascii interchange and
-// are checked by ValidateValue.
-bool Compatible(const DataType& column, const DataType& value) {
-  if (column.kind() != value.kind()) return IsTextual(column.kind()) && IsTextual(value.kind());
-  if (column.params().size() != value.params().size()) return false;
-  for (size_t i = 0; i < column.params().size(); ++i) {
-    if (!Compatible(column.params()[i], value.params()[i])) return false;
-  }
-  return true;
-}
-
-// Fixed-width types where every bit pattern of the right size is a valid
-// value (ValidateValue checks only the size): most key and column values
-// of a write, checked here without the general path's calls.
-bool HasOnlyValidValuesOfSize(TypeKind kind, size_t size) {
-  switch (kind) {
-    case TypeKind::kBigint:
-    case TypeKind::kCounter:
-    case TypeKind::kDouble:
-    case TypeKind::kTimestamp:
-      return size == 8;
-    case TypeKind::kDate:
-    case TypeKind::kFloat:
-    case TypeKind::kInt:
-      return size == 4;
-    case TypeKind::kUuid:
-      return size == 16;
-    case TypeKind::kSmallint:
-      return size == 2;
-    case TypeKind::kTinyint:
-      return size == 1;
-    default:
-      return false;
-  }
-}
 
 // Builds the cells of one row from its column operations.
 class RowCellBuilder {
@@ -127,7 +88,7 @@ class RowCellBuilder {
     if (element.is_null()) {
       return Status::InvalidRequest("null is not supported inside collections");
     }
-    if (!Compatible(type, element.type())) {
+    if (!ValueTypeFitsColumn(type, element.type())) {
       return Status::InvalidRequest("Invalid element type for collection column " + column);
     }
     CASSETTE_RETURN_IF_ERROR(ValidateValue(type, element.bytes()));
@@ -186,7 +147,7 @@ class RowCellBuilder {
       return Status::OK();
     }
     const DataType& field_type = column.type.params()[field];
-    if (!Compatible(field_type, value.type())) {
+    if (!ValueTypeFitsColumn(field_type, value.type())) {
       return Status::InvalidRequest("Invalid value for field " + column.type.field_names()[field] +
                                     " of column " + column.name);
     }
@@ -287,7 +248,7 @@ class RowCellBuilder {
           data->cells.push_back(Tombstone(std::move(path)));
           return Status::OK();
         }
-        if (!Compatible(type.params()[1], op.value.type())) {
+        if (!ValueTypeFitsColumn(type.params()[1], op.value.type())) {
           return Status::InvalidRequest("Invalid map value type for column " + column.name);
         }
         CASSETTE_RETURN_IF_ERROR(ValidateValue(type.params()[1], op.value.bytes()));
@@ -302,7 +263,7 @@ class RowCellBuilder {
           data->cells.push_back(Tombstone(op.path));
           return Status::OK();
         }
-        if (!Compatible(element_type, op.value.type())) {
+        if (!ValueTypeFitsColumn(element_type, op.value.type())) {
           return Status::InvalidRequest("Invalid list element type for column " + column.name);
         }
         CASSETTE_RETURN_IF_ERROR(ValidateValue(element_type, op.value.bytes()));
@@ -329,7 +290,7 @@ class RowCellBuilder {
         const Value& value = elements[i + 1];
         if (value.is_null())
           return Status::InvalidRequest("null is not supported inside collections");
-        if (!Compatible(type.params()[1], value.type())) {
+        if (!ValueTypeFitsColumn(type.params()[1], value.type())) {
           return Status::InvalidRequest("Invalid map value type for column " + column.name);
         }
         CASSETTE_RETURN_IF_ERROR(ValidateValue(type.params()[1], value.bytes()));
@@ -342,7 +303,7 @@ class RowCellBuilder {
       for (const Value& element : elements) {
         if (element.is_null())
           return Status::InvalidRequest("null is not supported inside collections");
-        if (!Compatible(type.params()[0], element.type())) {
+        if (!ValueTypeFitsColumn(type.params()[0], element.type())) {
           return Status::InvalidRequest("Invalid list element type for column " + column.name);
         }
         CASSETTE_RETURN_IF_ERROR(ValidateValue(type.params()[0], element.bytes()));
@@ -426,86 +387,6 @@ Result<Bound> ConvertBound(const TableSchema& schema, const ClusteringBound& bou
 }
 
 }  // namespace
-
-Status CheckValue(const ColumnDefinition& column, const Value& value, const char* what) {
-  if (!value.is_null() && value.type().kind() == column.type.kind() &&
-      HasOnlyValidValuesOfSize(column.type.kind(), value.bytes().size())) {
-    return Status::OK();
-  }
-  if (value.is_null()) {
-    return Status::InvalidRequest(std::string("Invalid null value for ") + what + " " +
-                                  column.name);
-  }
-  if (!Compatible(column.type, value.type())) {
-    return Status::InvalidRequest("Invalid value for " + std::string(what) + " " + column.name +
-                                  ": expected " + column.type.ToString() + ", got " +
-                                  value.type().ToString());
-  }
-  // A clustering value is comparable-encoded, where no empty value fits.
-  Status s = column.kind == ColumnKind::kClustering ? ValidateValue(column.type, value.bytes())
-                                                    : ValidateCellValue(column.type, value.bytes());
-  if (!s.ok()) {
-    return Status::InvalidRequest("Invalid value for " + std::string(what) + " " + column.name +
-                                  ": " + s.message());
-  }
-  return Status::OK();
-}
-
-Result<std::string> EncodePartitionKeyValues(const TableSchema& schema,
-                                             const std::vector<Value>& values) {
-  const std::vector<size_t>& key = schema.partition_key();
-  if (values.size() < key.size()) {
-    return Status::InvalidRequest("Some partition key parts are missing: " +
-                                  schema.columns()[key[values.size()]].name);
-  }
-  if (values.size() > key.size()) {
-    return Status::InvalidRequest("Too many partition key values: expected " +
-                                  std::to_string(key.size()));
-  }
-  // Views of the values' bytes: partition keys have a few components.
-  constexpr size_t kInline = 8;
-  std::string_view inline_views[kInline];
-  std::vector<std::string_view> more;
-  std::string_view* components = inline_views;
-  if (key.size() > kInline) {
-    more.resize(key.size());
-    components = more.data();
-  }
-  for (size_t i = 0; i < key.size(); ++i) {
-    const ColumnDefinition& column = schema.columns()[key[i]];
-    CASSETTE_RETURN_IF_ERROR(CheckValue(column, values[i], "partition key part"));
-    components[i] = values[i].bytes();
-  }
-  CASSETTE_ASSIGN_OR_RETURN(
-      std::string serialized,
-      SerializePartitionKey(schema, std::span<const std::string_view>(components, key.size())));
-  if (serialized.size() > 65535) {
-    return Status::InvalidRequest("Key length of " + std::to_string(serialized.size()) +
-                                  " is longer than maximum of 65535");
-  }
-  return serialized;
-}
-
-Result<std::string> EncodeClusteringValues(const TableSchema& schema,
-                                           const std::vector<Value>& values, size_t first_column) {
-  const std::vector<size_t>& clustering = schema.clustering();
-  if (first_column + values.size() > clustering.size()) {
-    return Status::InvalidRequest("Too many clustering values: the table has " +
-                                  std::to_string(clustering.size()) + " clustering columns");
-  }
-  std::string encoded;
-  for (size_t i = 0; i < values.size(); ++i) {
-    const ColumnDefinition& column = schema.columns()[clustering[first_column + i]];
-    CASSETTE_RETURN_IF_ERROR(CheckValue(column, values[i], "clustering key part"));
-    if (values[i].bytes().size() > 65535) {
-      return Status::InvalidRequest("Key length of " + std::to_string(values[i].bytes().size()) +
-                                    " is longer than maximum of 65535");
-    }
-    EncodeComparable(column.type, values[i].bytes(), column.order == ClusteringOrder::kDesc,
-                     &encoded);
-  }
-  return encoded;
-}
 
 Status ConvertMutation(const TableSchema& schema, const Mutation& mutation,
                        const ConversionContext& context, PartitionUpdate* update) {

@@ -62,17 +62,5 @@ struct PlainMutation {
 bool ConvertPlainMutation(const TableSchema& schema, const Mutation& mutation,
                           const ConversionContext& context, PlainMutation* out);
 
-// Encodes the partition key values of `schema` (null, missing or mistyped
-// components are InvalidRequest with Cassandra's messages).
-Result<std::string> EncodePartitionKeyValues(const TableSchema& schema,
-                                             const std::vector<Value>& values);
-
-// Encodes a clustering prefix (values for the leading clustering columns).
-Result<std::string> EncodeClusteringValues(const TableSchema& schema,
-                                           const std::vector<Value>& values,
-                                           size_t first_column = 0);
-
-// InvalidRequest unless `value` is a non-null value of `column`'s type.
-Status CheckValue(const ColumnDefinition& column, const Value& value, const char* what);
 
 }  // namespace cassette

@@ -21,8 +21,4 @@ struct ReadLimits {
 Result<ReadCommand> ConvertReadQuery(const TableSchema& schema, const ReadQuery& query,
                                      int64_t now_sec, const ReadLimits& limits);
 
-// Column indices in SELECT * order: partition key, clustering, then static
-// and regular columns each alphabetically.
-std::vector<size_t> SelectStarOrder(const TableSchema& schema);
-
 }  // namespace cassette

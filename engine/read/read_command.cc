@@ -1,8 +1,7 @@
 #include "engine/read/read_command.h"
 
-#include <algorithm>
-
 #include "engine/schema/key_codec.h"
+#include "engine/schema/select_star_order.h"
 #include "engine/types/type_codec.h"
 
 namespace cassette {
@@ -34,20 +33,7 @@ std::string RenderKey(const TableSchema& schema, const DecoratedKey& key) {
 
 std::vector<size_t> SelectedColumns(const ReadCommand& cmd) {
   if (!cmd.selection.empty()) return cmd.selection;
-  const TableSchema& schema = *cmd.schema;
-  std::vector<size_t> out = schema.partition_key();
-  out.insert(out.end(), schema.clustering().begin(), schema.clustering().end());
-  for (ColumnKind kind : {ColumnKind::kStatic, ColumnKind::kRegular}) {
-    std::vector<size_t> named;
-    for (size_t i = 0; i < schema.columns().size(); ++i) {
-      if (schema.columns()[i].kind == kind) named.push_back(i);
-    }
-    std::sort(named.begin(), named.end(), [&](size_t a, size_t b) {
-      return schema.columns()[a].name < schema.columns()[b].name;
-    });
-    out.insert(out.end(), named.begin(), named.end());
-  }
-  return out;
+  return SelectStarOrder(*cmd.schema);
 }
 
 std::string DescribeReadCommand(const ReadCommand& cmd) {

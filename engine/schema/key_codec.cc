@@ -1,5 +1,6 @@
 #include "engine/schema/key_codec.h"
 
+#include "engine/schema/column_value.h"
 #include "engine/types/comparable.h"
 #include "engine/util/coding.h"
 
@@ -120,6 +121,56 @@ Result<std::vector<std::string>> DecodeClustering(const TableSchema& schema,
   std::vector<std::string> components;
   CASSETTE_RETURN_IF_ERROR(DecodeClustering(schema, clustering, &components));
   return components;
+}
+
+Result<std::string> EncodePartitionKeyValues(const TableSchema& schema,
+                                             const std::vector<Value>& values) {
+  const std::vector<size_t>& key = schema.partition_key();
+  if (values.size() < key.size()) {
+    return Status::InvalidRequest("Some partition key parts are missing: " +
+                                  schema.columns()[key[values.size()]].name);
+  }
+  if (values.size() > key.size()) {
+    return Status::InvalidRequest("Too many partition key values: expected " +
+                                  std::to_string(key.size()));
+  }
+  // Views of the values' bytes: partition keys have a few components.
+  constexpr size_t kInline = 8;
+  std::string_view inline_views[kInline];
+  std::vector<std::string_view> more;
+  std::string_view* components = inline_views;
+  if (key.size() > kInline) {
+    more.resize(key.size());
+    components = more.data();
+  }
+  for (size_t i = 0; i < key.size(); ++i) {
+    const ColumnDefinition& column = schema.columns()[key[i]];
+    CASSETTE_RETURN_IF_ERROR(CheckValue(column, values[i], "partition key part"));
+    components[i] = values[i].bytes();
+  }
+  return SerializePartitionKey(schema, std::span<const std::string_view>(components, key.size()));
+}
+
+Status AppendClusteringValue(const ColumnDefinition& column, const Value& value, std::string* out) {
+  CASSETTE_RETURN_IF_ERROR(CheckValue(column, value, "clustering key part"));
+  if (value.bytes().size() > kMaxKeyLength) return TooLong(value.bytes().size());
+  EncodeComparable(column.type, value.bytes(), column.order == ClusteringOrder::kDesc, out);
+  return Status::OK();
+}
+
+Result<std::string> EncodeClusteringValues(const TableSchema& schema,
+                                           const std::vector<Value>& values, size_t first_column) {
+  const std::vector<size_t>& clustering = schema.clustering();
+  if (first_column + values.size() > clustering.size()) {
+    return Status::InvalidRequest("Too many clustering values: the table has " +
+                                  std::to_string(clustering.size()) + " clustering columns");
+  }
+  std::string encoded;
+  for (size_t i = 0; i < values.size(); ++i) {
+    const ColumnDefinition& column = schema.columns()[clustering[first_column + i]];
+    CASSETTE_RETURN_IF_ERROR(AppendClusteringValue(column, values[i], &encoded));
+  }
+  return encoded;
 }
 
 }  // namespace cassette

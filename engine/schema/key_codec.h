@@ -9,6 +9,11 @@
 // memcmp order is clustering order; fewer values than clustering columns
 // encode a prefix, which is a byte prefix of every clustering starting
 // with those values.
+//
+// The one codec of keys: the write path (db/mutation_converter.cc,
+// db/insert_batch_converter.cc), the read path (db/query_converter.cc) and
+// CQL (cql/select_restrictions.cc, cql/selection.cc) all encode here, from
+// serialized components or from public Values.
 #pragma once
 
 #include <span>
@@ -18,6 +23,7 @@
 
 #include "cassette/schema.h"
 #include "cassette/status.h"
+#include "cassette/value.h"
 
 namespace cassette {
 
@@ -54,5 +60,25 @@ Status DecodeClustering(const TableSchema& schema, std::string_view clustering,
                         std::vector<std::string>* components);
 Result<std::vector<std::string>> DecodeClustering(const TableSchema& schema,
                                                   std::string_view clustering);
+
+// From public Values, each checked against its column (column_value.h,
+// CheckValue) with Cassandra's messages.
+
+// The partition key from one value per partition key column: missing,
+// extra, null or mistyped components are InvalidRequest, as are the
+// errors of SerializePartitionKey.
+Result<std::string> EncodePartitionKeyValues(const TableSchema& schema,
+                                             const std::vector<Value>& values);
+
+// A clustering prefix from values for the clustering columns starting at
+// `first_column`: InvalidRequest past the last clustering column, for a
+// null or mistyped value, or a value over 65535 bytes.
+Result<std::string> EncodeClusteringValues(const TableSchema& schema,
+                                           const std::vector<Value>& values,
+                                           size_t first_column = 0);
+
+// One clustering column's value appended to *out as EncodeClusteringValues
+// encodes it; on error *out is as it was.
+Status AppendClusteringValue(const ColumnDefinition& column, const Value& value, std::string* out);
 
 }  // namespace cassette

@@ -116,5 +116,60 @@ TEST(Clustering, MemcmpOrderIsClusteringOrder) {
   }
 }
 
+// From public Values: the same bytes as from serialized components, and
+// each value checked against its column with Cassandra's messages (the
+// messages of CQL's UPDATE/INSERT/SELECT key checks).
+TEST(KeyValues, EncodeAsTheSerializedComponents) {
+  TableSchema t = CompositeKey();
+  auto key = EncodePartitionKeyValues(t, {Value::Int(7), Value::Text("x")});
+  ASSERT_TRUE(key.ok()) << key.status().ToString();
+  EXPECT_EQ(*key, *SerializePartitionKey(t, {I(7), T("x")}));
+  auto clustering = EncodeClusteringValues(t, {Value::Text("a"), Value::Int(3)});
+  ASSERT_TRUE(clustering.ok()) << clustering.status().ToString();
+  EXPECT_EQ(*clustering, EncodeClustering(t, {T("a"), I(3)}));
+  // A suffix from the second clustering column is the tail of the whole.
+  auto suffix = EncodeClusteringValues(t, {Value::Int(3)}, 1);
+  ASSERT_TRUE(suffix.ok());
+  EXPECT_EQ(*EncodeClusteringValues(t, {Value::Text("a")}) + *suffix, *clustering);
+}
+
+TEST(KeyValues, RefuseWhatDoesNotFitTheColumns) {
+  TableSchema t = CompositeKey();
+  EXPECT_EQ(EncodePartitionKeyValues(t, {Value::Int(7)}).status().message(),
+            "Some partition key parts are missing: b");
+  EXPECT_EQ(EncodePartitionKeyValues(t, {Value::Int(7), Value::Text("x"), Value::Int(1)})
+                .status()
+                .message(),
+            "Too many partition key values: expected 2");
+  EXPECT_EQ(EncodePartitionKeyValues(t, {Value::Int(7), Value::Null(DataType::Text())})
+                .status()
+                .message(),
+            "Invalid null value for partition key part b");
+  EXPECT_EQ(EncodePartitionKeyValues(t, {Value::Text("7"), Value::Text("x")}).status().message(),
+            "Invalid value for partition key part a: expected int, got text");
+  EXPECT_EQ(EncodeClusteringValues(t, {Value::Text("a"), Value::Int(1), Value::Int(2)})
+                .status()
+                .message(),
+            "Too many clustering values: the table has 2 clustering columns");
+  EXPECT_EQ(EncodeClusteringValues(t, {Value::Int(1)}, 2).status().message(),
+            "Too many clustering values: the table has 2 clustering columns");
+  EXPECT_EQ(EncodeClusteringValues(t, {Value::Text(std::string(65536, 'x'))}).status().message(),
+            "Key length of 65536 is longer than maximum of 65535");
+  EXPECT_TRUE(EncodePartitionKeyValues(SingleKey(), {Value::Int(1), Value::Int(2)})
+                  .status()
+                  .IsInvalidRequest());
+}
+
+TEST(KeyValues, AppendLeavesTheOutputAsItWasOnError) {
+  TableSchema t = CompositeKey();
+  const ColumnDefinition& c2 = t.columns()[t.clustering()[1]];
+  std::string out = "prefix";
+  EXPECT_FALSE(AppendClusteringValue(c2, Value::Text("not an int"), &out).ok());
+  EXPECT_FALSE(AppendClusteringValue(c2, Value::Null(DataType::Int()), &out).ok());
+  EXPECT_EQ(out, "prefix");
+  ASSERT_TRUE(AppendClusteringValue(c2, Value::Int(5), &out).ok());
+  EXPECT_EQ(out, "prefix" + *EncodeClusteringValues(t, {Value::Int(5)}, 1));
+}
+
 }  // namespace
 }  // namespace cassette

@@ -1,7 +1,8 @@
 // Every example script runs through the shell without a failed statement
 // (as `cassette shell --clock manual:2024-01-15T00:00:00Z -f FILE`): the
-// playbook scripts of ../shared/examples and the project's own
-// examples/*.cql (the demo). One test per script.
+// playbook scripts kept in tests/tools/testdata/examples (see its
+// README.md) and the project's own examples/*.cql (the demo). One test per
+// script.
 #include <gtest/gtest.h>
 
 #include <dirent.h>
@@ -41,7 +42,7 @@ std::vector<std::string> CqlFiles(const std::string& dir) {
 
 // Both folders' scripts, as "<folder>/<file>".
 std::vector<std::string> AllScripts() {
-  std::vector<std::string> files = CqlFiles(SourceDir() + "/../shared/examples");
+  std::vector<std::string> files = CqlFiles(SourceDir() + "/tests/tools/testdata/examples");
   for (std::string& file : CqlFiles(SourceDir() + "/examples")) files.push_back(std::move(file));
   return files;
 }
@@ -69,11 +70,11 @@ TEST_P(ExampleScriptTest, RunsWithoutAFailedStatement) {
   EXPECT_TRUE((*shell)->Close().ok());
 }
 
-// "shared_01_sensor_daily" or "project_sensor_demo".
+// "playbook_01_sensor_daily" or "project_sensor_demo".
 std::string ScriptName(const ::testing::TestParamInfo<std::string>& info) {
   const std::string& path = info.param;
-  const bool shared = path.find("/shared/examples/") != std::string::npos;
-  std::string name = (shared ? "shared_" : "project_") + path.substr(path.rfind('/') + 1);
+  const bool playbook = path.find("/testdata/examples/") != std::string::npos;
+  std::string name = (playbook ? "playbook_" : "project_") + path.substr(path.rfind('/') + 1);
   name.erase(name.size() - 4);  // ".cql"
   for (char& c : name) {
     if (std::isalnum(static_cast<unsigned char>(c)) == 0) c = '_';
@@ -81,9 +82,6 @@ std::string ScriptName(const ::testing::TestParamInfo<std::string>& info) {
   return name;
 }
 
-// The shared scripts are missing outside the work tree; the project's own
-// examples/*.cql are always there.
-GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(ExampleScriptTest);
 INSTANTIATE_TEST_SUITE_P(Scripts, ExampleScriptTest, ::testing::ValuesIn(AllScripts()), ScriptName);
 
 }  // namespace

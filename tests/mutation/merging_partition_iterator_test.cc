@@ -2,14 +2,14 @@
 
 #include <gtest/gtest.h>
 
-#include "tests/read/read_test_util.h"
+#include "tests/mutation/partition_maker.h"
 
 namespace cassette {
 namespace {
 
-using read_test::PartitionMaker;
-using read_test::RowMaker;
-using read_test::VectorPartitionIterator;
+using mutation_test::PartitionMaker;
+using mutation_test::RowMaker;
+using mutation_test::VectorPartitionIterator;
 
 DecoratedKey K(int64_t token, std::string key) { return DecoratedKey{token, std::move(key)}; }
 

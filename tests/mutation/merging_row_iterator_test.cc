@@ -1,5 +1,3 @@
-// Tests of engine/mutation/merging_*: they live with the read tests for the
-// read path's fixtures (read_test_util.h).
 #include "engine/mutation/merging_row_iterator.h"
 
 #include <gtest/gtest.h>
@@ -8,12 +6,12 @@
 
 #include "engine/mutation/deferred_row_iterator.h"
 
-#include "tests/read/read_test_util.h"
+#include "tests/mutation/partition_maker.h"
 
 namespace cassette {
 namespace {
 
-using read_test::RowMaker;
+using mutation_test::RowMaker;
 
 std::unique_ptr<RowIterator> Rows(std::vector<Row> rows, bool reversed = false) {
   return std::make_unique<VectorRowIterator>(std::move(rows), reversed);
