@@ -6,12 +6,9 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "cassette/version.h"
 #include "tools/shell.h"
 #include "tools/time_text.h"
-
-#ifndef CASSETTE_VERSION
-#define CASSETTE_VERSION "unknown"
-#endif
 
 namespace cassette::tools {
 
@@ -30,12 +27,12 @@ std::string Quoted(const std::string& path) { return "'" + path + "'"; }
 
 }  // namespace
 
-std::string CassetteVersion() { return CASSETTE_VERSION; }
+std::string CassetteVersion() { return std::string(cassette::Version()); }
 
 std::string Shell::VersionLine() const {
   // cqlsh: [cqlsh 6.2.0 | Cassandra 5.0.2 | CQL spec 3.4.7 | Native protocol v5].
   // The CQL spec is Cassandra 5.0's; nothing speaks the native protocol.
-  return std::string("[cassette ") + CASSETTE_VERSION + " | CQL spec 3.4.7 | embedded]";
+  return "[cassette " + CassetteVersion() + " | CQL spec 3.4.7 | embedded]";
 }
 
 std::string Shell::HostLine() const {

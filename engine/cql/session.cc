@@ -69,11 +69,17 @@ Result<std::string> ResolveKeyspace(const QualifiedName& name, const ExecutionCo
 
 }  // namespace cql
 
-int CqlPreparedStatement::bind_marker_count() const { return parsed_->bind_marker_count; }
+struct CqlPreparedStatement::State {
+  cql::ParsedStatement parsed;
+  // Null for a statement executed once (CqlSession::Execute of text).
+  std::unique_ptr<cql::PlanCache> plan_cache;
+};
+
+int CqlPreparedStatement::bind_marker_count() const { return state_->parsed.bind_marker_count; }
 const std::vector<std::string>& CqlPreparedStatement::bind_names() const {
-  return parsed_->bind_names;
+  return state_->parsed.bind_names;
 }
-const std::string& CqlPreparedStatement::text() const { return parsed_->text; }
+const std::string& CqlPreparedStatement::text() const { return state_->parsed.text; }
 
 struct CqlSession::State {
   Database* db;
@@ -113,12 +119,13 @@ Status CheckValueSizes(const std::vector<Value>& values, const Options& options)
 Result<CqlPreparedStatement> CqlSession::Prepare(std::string_view statement) {
   CASSETTE_RETURN_IF_ERROR(CheckStatementSize(statement, state_->db->options()));
   CASSETTE_ASSIGN_OR_RETURN(cql::ParsedStatement parsed, cql::ParseStatement(statement));
-  CqlPreparedStatement prepared;
-  prepared.parsed_ = std::make_shared<const cql::ParsedStatement>(std::move(parsed));
-  prepared.plan_cache_ = std::make_shared<cql::PlanCache>();
-  if (const auto* batch = std::get_if<cql::BatchStatement>(&prepared.parsed_->statement)) {
-    prepared.plan_cache_->AddStatementCaches(batch->statements.size());
+  auto plan_cache = std::make_unique<cql::PlanCache>();
+  if (const auto* batch = std::get_if<cql::BatchStatement>(&parsed.statement)) {
+    plan_cache->AddStatementCaches(batch->statements.size());
   }
+  CqlPreparedStatement prepared;
+  prepared.state_ = std::make_shared<const CqlPreparedStatement::State>(
+      CqlPreparedStatement::State{std::move(parsed), std::move(plan_cache)});
   return prepared;
 }
 
@@ -128,14 +135,15 @@ Result<CqlResult> CqlSession::Execute(std::string_view statement, const std::vec
   CASSETTE_RETURN_IF_ERROR(CheckStatementSize(statement, state_->db->options()));
   CASSETTE_ASSIGN_OR_RETURN(cql::ParsedStatement parsed, cql::ParseStatement(statement));
   CqlPreparedStatement prepared;
-  prepared.parsed_ = std::make_shared<const cql::ParsedStatement>(std::move(parsed));
+  prepared.state_ = std::make_shared<const CqlPreparedStatement::State>(
+      CqlPreparedStatement::State{std::move(parsed), nullptr});
   return Execute(prepared, values, options);
 }
 
 Result<CqlResult> CqlSession::Execute(const CqlPreparedStatement& prepared,
                                       const std::vector<Value>& values,
                                       const CqlQueryOptions& options) {
-  const cql::ParsedStatement& parsed = *prepared.parsed_;
+  const cql::ParsedStatement& parsed = prepared.state_->parsed;
   if (static_cast<int>(values.size()) != parsed.bind_marker_count) {
     return Status::InvalidRequest("There were " + std::to_string(parsed.bind_marker_count) +
                                   " markers(?) in CQL but " + std::to_string(values.size()) +
@@ -149,14 +157,14 @@ Result<CqlResult> CqlSession::Execute(const CqlPreparedStatement& prepared,
   context.options = &options;
   context.serial_mutex = &SerialMutex();
   context.now_micros = state_->db->NowMicros();
-  context.plan_cache = prepared.plan_cache_.get();
+  context.plan_cache = prepared.state_->plan_cache.get();
   return Dispatch(parsed.statement, context);
 }
 
 Result<CqlResult> CqlSession::Execute(const CqlPreparedStatement& prepared,
                                       const std::map<std::string, Value>& named_values,
                                       const CqlQueryOptions& options) {
-  const std::vector<std::string>& names = prepared.parsed_->bind_names;
+  const std::vector<std::string>& names = prepared.state_->parsed.bind_names;
   std::vector<Value> values;
   values.reserve(names.size());
   for (const std::string& name : names) {

@@ -7,6 +7,7 @@
 #include "engine/compaction/twcs_guardrail.h"
 #include "engine/db/database_impl.h"
 #include "engine/db/table_history.h"
+#include "engine/schema/table_schema_internals.h"
 
 namespace cassette {
 
@@ -113,7 +114,7 @@ Status DatabaseImpl::CreateTable(const TableSchema& table, bool if_not_exists,
   const uint64_t id = state_.next_table_id++;
   TableState table_state;
   table_state.schema = table;
-  table_state.schema.set_id(id);
+  TableSchemaInternals::SetId(table_state.schema, id);
   // Everything already in the commit log predates this table.
   if (commit_log_) table_state.persisted = commit_log_->CurrentPosition();
   const std::string dir = TableDir(table_state.schema, id);
@@ -281,8 +282,9 @@ Status DatabaseImpl::RenameColumns(
     }
     CASSETTE_ASSIGN_OR_RETURN(
         TableSchema renamed,
-        TableSchema::Restore(schema.keyspace(), schema.name(), schema.id(), std::move(columns),
-                             schema.options(), schema.dropped_columns(), schema.next_column_id()));
+        TableSchemaInternals::Restore(schema.keyspace(), schema.name(), schema.id(),
+                                      std::move(columns), schema.options(),
+                                      schema.dropped_columns(), schema.next_column_id()));
     schema = std::move(renamed);
     return Status::OK();
   });

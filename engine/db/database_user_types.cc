@@ -7,6 +7,7 @@
 #include <set>
 
 #include "engine/db/database_impl.h"
+#include "engine/schema/table_schema_internals.h"
 
 namespace cassette {
 
@@ -115,8 +116,8 @@ Status DatabaseImpl::AlterUserType(const DataType& type) {
     if (!uses) continue;
     const TableSchema& old = table.schema;
     Result<TableSchema> updated =
-        TableSchema::Restore(old.keyspace(), old.name(), old.id(), std::move(columns),
-                             old.options(), old.dropped_columns(), old.next_column_id());
+        TableSchemaInternals::Restore(old.keyspace(), old.name(), old.id(), std::move(columns),
+                                      old.options(), old.dropped_columns(), old.next_column_id());
     if (!updated.ok()) {
       state_ = previous;
       return updated.status();

@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "engine/schema/table_schema_internals.h"
 #include "engine/types/type_codec.h"
 #include "engine/util/coding.h"
 
@@ -190,9 +191,9 @@ Status DecodeTableSchema(std::string_view* in, TableSchema* table) {
   }
   uint64_t next_column_id;
   if (!r.Varint(&next_column_id) || next_column_id > UINT32_MAX) return r.Fail("next column id");
-  Result<TableSchema> restored =
-      TableSchema::Restore(std::move(keyspace), std::move(name), id, std::move(columns),
-                           std::move(o), std::move(dropped), static_cast<uint32_t>(next_column_id));
+  Result<TableSchema> restored = TableSchemaInternals::Restore(
+      std::move(keyspace), std::move(name), id, std::move(columns), std::move(o),
+      std::move(dropped), static_cast<uint32_t>(next_column_id));
   if (!restored.ok()) return r.Fail(restored.status().message());
   *table = std::move(restored).value();
   return Status::OK();

@@ -3,6 +3,7 @@
 #include <set>
 
 #include "cassette/schema.h"
+#include "engine/schema/table_schema_internals.h"
 
 namespace cassette {
 
@@ -117,10 +118,9 @@ Status TableSchema::DropColumn(std::string_view name, int64_t drop_timestamp) {
   return Status::OK();
 }
 
-Result<TableSchema> TableSchema::Restore(std::string keyspace, std::string name, uint64_t id,
-                                         std::vector<ColumnDefinition> columns,
-                                         TableOptions options, std::map<uint32_t, int64_t> dropped,
-                                         uint32_t next_column_id) {
+Result<TableSchema> TableSchemaInternals::Restore(
+    std::string keyspace, std::string name, uint64_t id, std::vector<ColumnDefinition> columns,
+    TableOptions options, std::map<uint32_t, int64_t> dropped, uint32_t next_column_id) {
   std::set<uint32_t> ids;
   std::set<std::string> names;
   for (const ColumnDefinition& c : columns) {

@@ -26,11 +26,6 @@
 
 namespace cassette {
 
-namespace cql {
-struct ParsedStatement;
-class PlanCache;
-}  // namespace cql
-
 struct CqlQueryOptions {
   // Rows per page for SELECT (0 = every row at once). With paging, pass the
   // returned paging_state back to fetch the next page.
@@ -72,10 +67,11 @@ class CqlPreparedStatement {
 
  private:
   friend class CqlSession;
-  std::shared_ptr<const cql::ParsedStatement> parsed_;
-  // What executions resolved (the table, an INSERT's column layout), kept
-  // while Database::SchemaVersion() is unchanged; shared by copies.
-  std::shared_ptr<cql::PlanCache> plan_cache_;
+  // The parsed statement and what executions resolved (the table, an
+  // INSERT's column layout, kept while Database::SchemaVersion() is
+  // unchanged); shared by copies.
+  struct State;
+  std::shared_ptr<const State> state_;
 };
 
 class CqlSession {

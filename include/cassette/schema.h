@@ -61,7 +61,6 @@ class TableSchema {
   // Stable numeric id of the table within the database (assigned when the
   // table is created, stored in the schema file; 0 until then).
   uint64_t id() const { return id_; }
-  void set_id(uint64_t id) { id_ = id; }
   // All columns in declaration order.
   const std::vector<ColumnDefinition>& columns() const { return columns_; }
   const TableOptions& options() const { return options_; }
@@ -85,15 +84,11 @@ class TableSchema {
   // Columns dropped at some timestamp: their cells with timestamp <= it are ignored.
   const std::map<uint32_t, int64_t>& dropped_columns() const { return dropped_; }
 
-  // Rebuilds a schema read back from storage: the columns in declaration
-  // order with their ids, the dropped columns and the id counter. Corruption
-  // when they are inconsistent (duplicate ids or names, ids not below
-  // next_column_id, bad kinds).
-  static Result<TableSchema> Restore(std::string keyspace, std::string name, uint64_t id,
-                                     std::vector<ColumnDefinition> columns, TableOptions options,
-                                     std::map<uint32_t, int64_t> dropped, uint32_t next_column_id);
-
  private:
+  // The engine assigns the id and restores stored schemas
+  // (engine/schema/table_schema_internals.h).
+  friend class TableSchemaInternals;
+
   TableSchema& Add(std::string name, DataType type, ColumnKind kind, ClusteringOrder order);
 
   void RebuildKeyIndexes();

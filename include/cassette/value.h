@@ -179,9 +179,12 @@ class ValueView {
   int32_t AsDate() const;    // days since epoch
   double AsDouble() const {  // float or double (inline: streamed reads call it per row)
     if (bytes_.size() == 8) {
-      uint64_t bits;
-      std::memcpy(&bits, bytes_.data(), 8);
-      if constexpr (std::endian::native == std::endian::little) bits = __builtin_bswap64(bits);
+      // Big-endian bytes to the number, portably: g++ and clang compile the
+      // shifts to one load and one byte swap.
+      const auto* b = reinterpret_cast<const unsigned char*>(bytes_.data());
+      const uint64_t bits = uint64_t{b[0]} << 56 | uint64_t{b[1]} << 48 | uint64_t{b[2]} << 40 |
+                            uint64_t{b[3]} << 32 | uint64_t{b[4]} << 24 | uint64_t{b[5]} << 16 |
+                            uint64_t{b[6]} << 8 | uint64_t{b[7]};
       return std::bit_cast<double>(bits);
     }
     return AsFloat();

@@ -4,6 +4,7 @@
 // yes to batches of plain rows in any column order, and no whenever a row
 // is not plain or not valid, so that the general path decides.
 #include "engine/db/insert_batch_converter.h"
+#include "engine/schema/table_schema_internals.h"
 
 #include <gtest/gtest.h>
 
@@ -24,7 +25,7 @@ TableSchema TestTable() {
       .AddRegular("tag", DataType::Text())
       .AddRegular("tags", DataType::Set(DataType::Text()))
       .AddStatic("note", DataType::Text());
-  schema.set_id(42);
+  TableSchemaInternals::SetId(schema, 42);
   return schema;
 }
 

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "engine/schema/table_schema_internals.h"
 #include "engine/util/checksum.h"
 #include "engine/util/coding.h"
 #include "tests/db/db_test_util.h"
@@ -30,7 +31,7 @@ ManifestState SampleState() {
   state.keyspaces["ks"] = KeyspaceSchema{.name = "ks"};
   TableState table;
   table.schema = SimpleTable();
-  table.schema.set_id(2);
+  TableSchemaInternals::SetId(table.schema, 2);
   table.persisted = {7, 1234};
   table.sstables = {{5, 0, std::nullopt},
                     {9, 2, std::optional<int64_t>(-42)},

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/schema/table_schema_internals.h"
 #include "engine/util/murmur3.h"
 
 namespace cassette {
@@ -31,14 +32,14 @@ TableSchema TestTable() {
       .AddRegular("frozen", DataType::List(DataType::Int(), /*frozen=*/true))
       .AddRegular("tags", DataType::Set(DataType::Text()))
       .AddStatic("note", DataType::Text());
-  schema.set_id(42);
+  TableSchemaInternals::SetId(schema, 42);
   return schema;
 }
 
 TableSchema CounterTable() {
   TableSchema schema("ks", "c");
   schema.AddPartitionKey("id", DataType::Int()).AddRegular("n", DataType::Counter());
-  schema.set_id(43);
+  TableSchemaInternals::SetId(schema, 43);
   return schema;
 }
 
@@ -46,7 +47,7 @@ TableSchema CounterTable() {
 TableSchema KeyValueTable() {
   TableSchema schema("ks", "kv");
   schema.AddPartitionKey("k", DataType::Text()).AddRegular("v", DataType::Blob());
-  schema.set_id(44);
+  TableSchemaInternals::SetId(schema, 44);
   return schema;
 }
 

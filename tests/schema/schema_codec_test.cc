@@ -1,4 +1,5 @@
 #include "engine/schema/schema_codec.h"
+#include "engine/schema/table_schema_internals.h"
 
 #include <gtest/gtest.h>
 
@@ -27,7 +28,7 @@ TableSchema Rich() {
   o.comment = "sensor data";
   o.other = {{"caching", "{'keys': 'ALL'}"}};
   EXPECT_TRUE(t.DropColumn("old", 123456789).ok());
-  t.set_id(77);
+  TableSchemaInternals::SetId(t, 77);
   return t;
 }
 

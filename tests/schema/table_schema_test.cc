@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "engine/schema/table_options_validation.h"
+#include "engine/schema/table_schema_internals.h"
 
 namespace cassette {
 namespace {
@@ -34,7 +35,7 @@ TEST(TableSchema, BuildersAssignIdsInCallOrder) {
   EXPECT_EQ(t.FindById(9), nullptr);
   EXPECT_TRUE(t.Validate().ok()) << t.Validate().message();
   EXPECT_EQ(t.id(), 0u);
-  t.set_id(42);
+  TableSchemaInternals::SetId(t, 42);
   EXPECT_EQ(t.id(), 42u);
 }
 
@@ -101,16 +102,19 @@ TEST(TableSchema, NameRules) {
 
 TEST(TableSchema, RestoreChecksConsistency) {
   TableSchema t = Sensor();
-  auto ok = TableSchema::Restore("ks", "t", 7, t.columns(), t.options(), {{9, 5}}, 10);
+  auto ok = TableSchemaInternals::Restore("ks", "t", 7, t.columns(), t.options(), {{9, 5}}, 10);
   ASSERT_TRUE(ok.ok());
   EXPECT_EQ(ok->id(), 7u);
   EXPECT_EQ(ok->clustering(), t.clustering());
-  EXPECT_TRUE(
-      TableSchema::Restore("ks", "t", 7, t.columns(), t.options(), {}, 5).status().IsCorruption());
+  EXPECT_TRUE(TableSchemaInternals::Restore("ks", "t", 7, t.columns(), t.options(), {}, 5)
+                  .status()
+                  .IsCorruption());
   std::vector<ColumnDefinition> dup = t.columns();
   dup[1].id = 0;
-  EXPECT_TRUE(TableSchema::Restore("ks", "t", 7, dup, t.options(), {}, 10).status().IsCorruption());
-  EXPECT_TRUE(TableSchema::Restore("ks", "t", 7, t.columns(), t.options(), {{1, 5}}, 10)
+  EXPECT_TRUE(TableSchemaInternals::Restore("ks", "t", 7, dup, t.options(), {}, 10)
+                  .status()
+                  .IsCorruption());
+  EXPECT_TRUE(TableSchemaInternals::Restore("ks", "t", 7, t.columns(), t.options(), {{1, 5}}, 10)
                   .status()
                   .IsCorruption());
 }
