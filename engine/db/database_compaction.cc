@@ -289,6 +289,10 @@ Result<bool> DatabaseImpl::ExecuteCompaction(const std::shared_ptr<Table>& table
       CASSETTE_ASSIGN_OR_RETURN(uint64_t free_space, fs_->GetFreeSpace(table->dir()));
       if (free_space < worst_case_output) {
         ++state.postponed_for_space;
+        Log(LogLevel::kWarn, "compaction of " + TableName(*table) +
+                                 " postponed: its output may take " +
+                                 std::to_string(worst_case_output) + " bytes, " +
+                                 std::to_string(free_space) + " are free");
         if (!any_step_done) return false;
         completed = false;
         break;
@@ -335,6 +339,7 @@ Result<bool> DatabaseImpl::ExecuteCompaction(const std::shared_ptr<Table>& table
   ++state.completed;
   state.expired_dropped += static_cast<int64_t>(task.expired.size());
   state.tombstones_purged += static_cast<int64_t>(record.tombstones_purged);
+  LogCompaction(*table, record);
   // Outside `state.mutex`: the append is I/O, and a failure only costs the
   // history (TableHistory reports it), never the compaction.
   if (state.history) state.history->AppendCompaction(record);
@@ -376,6 +381,7 @@ Result<bool> DatabaseImpl::MoveSSTables(const std::shared_ptr<Table>& table,
   record.outputs = task.inputs;  // the same files, one level up
   record.duration_micros = (options_.clock->MonotonicNanos() - started_nanos) / 1000;
   ++state.completed;
+  LogCompaction(*table, record);
   if (state.history) state.history->AppendCompaction(record);
   std::vector<CompactionCandidate> moved;
   std::shared_ptr<const Table::View> view = table->view();
@@ -576,7 +582,13 @@ Status DatabaseImpl::Compact(const std::string& keyspace, const std::string& tab
       std::lock_guard lock(state.mutex);
       finished_before = state.finished;
     }
-    CASSETTE_RETURN_IF_ERROR(CompactTableLocked(table));
+    Status compacted = CompactTableLocked(table);
+    if (!compacted.ok()) {
+      Log(LogLevel::kError,
+          "compaction of " + TableName(*table) + " failed: " + compacted.ToString());
+      return compacted;
+    }
+    NoteBackgroundSuccess(*table, table->background().compaction, "compaction");
     std::unique_lock lock(state.mutex);
     if (state.compacting.empty() && state.finished == finished_before) return Status::OK();
     state.WaitWhileCompacting(lock);
@@ -592,16 +604,37 @@ Status DatabaseImpl::CompactMajor(const std::string& keyspace, const std::string
     std::unique_lock lock(state.mutex);
     state.WaitWhileCompacting(lock);
   }
-  return RunOneCompaction(table, /*major=*/true).status();
+  Status compacted = RunOneCompaction(table, /*major=*/true).status();
+  if (!compacted.ok()) {
+    Log(LogLevel::kError,
+        "major compaction of " + TableName(*table) + " failed: " + compacted.ToString());
+  }
+  return compacted;
 }
 
-void DatabaseImpl::MaybeScheduleCompaction(const std::shared_ptr<Table>& table) {
-  if (!options_.auto_compaction || closed_) return;
+void DatabaseImpl::MaybeScheduleCompaction(const std::shared_ptr<Table>& table, bool retry) {
+  BackgroundRetry& failures = table->background().compaction;
+  if (!options_.auto_compaction || closed_ || (!retry && failures.failing())) {
+    if (retry) failures.Unclaim();
+    return;
+  }
   TableCompactionState& state = table->compaction();
-  if (state.scheduled.exchange(true)) return;
+  if (state.scheduled.exchange(true)) {
+    if (retry) failures.Unclaim();  // the job queued or running decides
+    return;
+  }
   auto job = [this, table] {
-    // A failure leaves the inputs live; the next flush or timer retries.
-    if (!closed_) CompactTableLocked(table).IgnoreError();
+    // A failure leaves the inputs live; it is logged and retried after a
+    // delay (ScheduleDueRetries), not after every flush.
+    if (!closed_) {
+      Status s = CompactTableLocked(table);
+      BackgroundRetry& failures = table->background().compaction;
+      if (s.ok()) {
+        NoteBackgroundSuccess(*table, failures, "compaction");
+      } else if (!closed_) {
+        NoteBackgroundFailure(*table, failures, "compaction", s, /*counted=*/true);
+      }
+    }
     table->compaction().scheduled = false;
   };
   if (compaction_scheduler_) {

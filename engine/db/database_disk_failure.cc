@@ -70,6 +70,8 @@ Status DatabaseImpl::HandleSSTableFailure(const std::shared_ptr<Table>& table, c
     }
   }
   if (failure.path.empty()) return error;  // not an SSTable's (or no longer live)
+  Log(LogLevel::kError, std::string(found_by) + " of " + TableName(*table) +
+                            " met a damaged SSTable: " + error.ToString());
   if (options_.disk_failure_policy != DiskFailurePolicy::kBestEffort) {
     table->NoteSSTableFailure(failure);
     return error;
@@ -80,6 +82,9 @@ Status DatabaseImpl::HandleSSTableFailure(const std::shared_ptr<Table>& table, c
     return WithNote(error, "disk_failure_policy best_effort could not take " + failure.path +
                                " out of service: " + taken.ToString());
   }
+  Log(LogLevel::kWarn, failure.path +
+                           " is out of service from now on (disk_failure_policy "
+                           "best_effort; kept on disk, never read)");
   return WithNote(error, "disk_failure_policy best_effort: " + failure.path +
                              " is out of service from now on (kept on disk; reads answer "
                              "from the other SSTables)");

@@ -12,6 +12,7 @@
 #include "engine/db/mutation_converter.h"
 #include "engine/db/query_converter.h"
 #include "engine/db/table_history.h"
+#include "engine/env/file_logger.h"
 #include "engine/mutation/row_codec.h"
 #include "engine/mutation/timestamps.h"
 #include "engine/sstable/estimated_histogram.h"
@@ -82,7 +83,7 @@ std::string DatabaseImpl::SSTablePath(const std::string& table_dir, uint64_t gen
   return table_dir + "/" + name + kSSTableSuffix;
 }
 
-Status DatabaseImpl::Open() {
+Status DatabaseImpl::OpenSteps() {
   CASSETTE_RETURN_IF_ERROR(options_.Validate());
   scheduler_ =
       options_.scheduler ? options_.scheduler : NewThreadPoolScheduler(options_.background_threads);
@@ -102,6 +103,13 @@ Status DatabaseImpl::Open() {
       return lock.status();
     }
     lock_ = std::move(lock).value();
+    // Only under the lock: the open rotates the previous run's LOG away.
+    if (!logger_ && options_.log_file_enabled) {
+      logger_ = std::make_shared<FileLogger>(
+          counting_fs_, options_.clock, path_,
+          FileLoggerOptions{options_.log_file_max_size, options_.log_file_keep,
+                            options_.log_file_level});
+    }
   }
   CASSETTE_ASSIGN_OR_RETURN(std::optional<ManifestState> manifest, ReadManifest(fs_, path_));
   if (manifest) {
@@ -333,11 +341,17 @@ Status DatabaseImpl::AppendWrite(const Table::Write& write, BatchTable* table,
 }
 
 Status DatabaseImpl::CommitWrites(std::span<BatchTable> tables, const std::string& record) {
+  if (background_failing_.load(std::memory_order_relaxed) > 0) {
+    ScheduleDueRetries();
+    for (const BatchTable& t : tables)
+      CASSETTE_RETURN_IF_ERROR(RefuseWriteWhileFlushFails(*t.table));
+  }
   for (const BatchTable& t : tables) CASSETTE_RETURN_IF_ERROR(WaitForMemtableSpace(t.table));
   std::shared_lock barrier(write_barrier_);
   if (commit_log_) {
     auto position = commit_log_->Append(record);
     if (!position.ok()) {
+      Log(LogLevel::kError, "commit log append failed: " + position.status().ToString());
       return Status::WriteFailure("commit log append failed: " + position.status().message());
     }
   }
@@ -350,21 +364,14 @@ Status DatabaseImpl::CommitWrites(std::span<BatchTable> tables, const std::strin
 
 void DatabaseImpl::MaybeScheduleFlush(const std::shared_ptr<Table>& table) {
   if (table->MemtableBytes() < FlushTriggerBytes()) return;
-  if (!table->flush_state().TryQueue()) return;
-  scheduler_->Schedule([this, table] {
-    if (!table->flush_state().TryStartQueued()) return;  // a writer ran it
-    // A failure leaves the memtable in place; the next threshold crossing,
-    // a writer out of memtable space or an explicit flush retries it, and
-    // the commit log still holds it.
-    RunStartedFlush(table).IgnoreError();
-  });
+  ScheduleFlushJob(table);
 }
 
-Status DatabaseImpl::RunStartedFlush(const std::shared_ptr<Table>& table) {
+Status DatabaseImpl::RunStartedFlush(const std::shared_ptr<Table>& table, bool background) {
   Status s;
   {
     std::lock_guard flush(flush_mutex_);
-    s = FlushTableLocked(table);
+    s = FlushTableLocked(table, background);
   }
   table->flush_state().Finish();
   // A flush is what a stalled writer waits for: the stall totals reach the
@@ -379,6 +386,12 @@ Status DatabaseImpl::WaitForMemtableSpace(const std::shared_ptr<Table>& table) {
   const uint64_t budget = options_.memtable_flush_threshold;
   if (table->MemtableBytes() < budget) return Status::OK();
   table->flush_state().CountWriteStall(options_.clock->WallMicros());
+  if (!table->background().stall_logged.exchange(true)) {
+    Log(LogLevel::kWarn, "writes to " + TableName(*table) + " stall: its memtables hold " +
+                             std::to_string(table->MemtableBytes()) +
+                             " bytes, the whole budget (memtable_flush_threshold " +
+                             std::to_string(budget) + "), until a flush frees some");
+  }
   // The time stalled, whichever way the wait ends.
   struct StallTimer {
     TableFlushState& state;
@@ -445,7 +458,8 @@ SSTableWriterOptions DatabaseImpl::WriterOptionsFor(const TableSchema& schema) c
   return writer_options;
 }
 
-Status DatabaseImpl::FlushTableLocked(const std::shared_ptr<Table>& table) {
+Status DatabaseImpl::FlushMemtable(const std::shared_ptr<Table>& table) {
+  const int64_t started_nanos = options_.clock->MonotonicNanos();
   Table::FlushJob job;
   {
     std::unique_lock barrier(write_barrier_);
@@ -525,6 +539,8 @@ Status DatabaseImpl::FlushTableLocked(const std::shared_ptr<Table>& table) {
                                              output.level, false, &output.reader->stats()});
     }
   }
+  LogFlush(*table, job.memtable->partition_count(), job.memtable->ApproximateMemoryUsage(), outputs,
+           written.bytes_written, started_nanos);
   table->CompleteFlush(std::move(outputs), written.bytes_written);
   MaybeScheduleCompaction(table);
   return DiscardObsoleteCommitLog();
@@ -659,6 +675,8 @@ Result<TableStats> DatabaseImpl::GetTableStats(const std::string& keyspace,
   stats.expired_sstables_dropped = compaction.expired_dropped;
   stats.tombstones_purged = compaction.tombstones_purged;
   stats.late_writes = compaction.late_writes;
+  stats.background_errors =
+      table->background().flush.total_failures() + table->background().compaction.total_failures();
   {
     std::lock_guard lock(compaction.mutex);
     if (EnsureStrategy(*table, table->schema()).ok()) {
@@ -710,6 +728,15 @@ void DatabaseImpl::NoteLateWrite(Table& table, int64_t timestamp) {
 Status DatabaseImpl::Close() {
   if (closed_.exchange(true)) return Status::OK();
   if (compaction_timer_) compaction_timer_->Stop();
+  std::unique_ptr<BackgroundThread> retry_timer;
+  {
+    std::lock_guard lock(retry_timer_mutex_);
+    retry_timer = std::move(retry_timer_);
+  }
+  if (retry_timer) retry_timer->Stop();  // outside the mutex its callback may take
+  // Before the last manifest write, so that the device counters it keeps
+  // include the line.
+  if (opened_) Log(LogLevel::kInfo, "closing " + path_);
   if (scheduler_) scheduler_->WaitIdle();
   if (compaction_scheduler_) compaction_scheduler_->WaitIdle();
   Status s;
@@ -737,6 +764,7 @@ Status DatabaseImpl::Close() {
     Status closed = commit_log_->Close();
     if (s.ok()) s = closed;
   }
+  if (opened_ && !s.ok()) Log(LogLevel::kError, "close of " + path_ + " failed: " + s.ToString());
   lock_.reset();
   return s;
 }

@@ -21,6 +21,7 @@
 #include <string>
 
 #include "cassette/db.h"
+#include "cassette/logger.h"
 #include "engine/commitlog/commit_log.h"
 #include "engine/compaction/compaction_controller.h"
 #include "engine/compaction/compaction_output_writer.h"
@@ -45,7 +46,7 @@ class DatabaseImpl final : public Database {
   ~DatabaseImpl() override;
 
   // Opens or creates the directory, loads the manifest and SSTables,
-  // replays the commit log.
+  // replays the commit log; logs what it found, or why it failed.
   Status Open();
   // Called by Database::Open once Open() succeeded.
   void MarkOpened() { opened_ = true; }
@@ -122,6 +123,8 @@ class DatabaseImpl final : public Database {
   std::string SSTablePath(const std::string& table_dir, uint64_t generation) const;
   std::string CommitLogDir() const { return path_ + "/commitlog"; }
 
+  // Open's steps (Open logs their outcome).
+  Status OpenSteps();
   Status CheckWritable() const;
   // Applies `change` to a copy of the table's schema, validates it and
   // makes it durable, then visible (ALTER TABLE ADD / DROP).
@@ -180,8 +183,14 @@ class DatabaseImpl final : public Database {
   Status WaitForMemtableSpace(const std::shared_ptr<Table>& table);
   // Runs the flush the caller started in the table's TableFlushState, then
   // marks it finished.
-  Status RunStartedFlush(const std::shared_ptr<Table>& table);
-  Status FlushTableLocked(const std::shared_ptr<Table>& table);
+  // `background`: run by the scheduler, not for a caller waiting on it.
+  Status RunStartedFlush(const std::shared_ptr<Table>& table, bool background = false);
+  // Flushes and records the outcome (database_background.cc): a success
+  // ends a run of failures; a failure of a background flush, or of any
+  // flush while they fail, is logged and retried later.
+  Status FlushTableLocked(const std::shared_ptr<Table>& table, bool background = false);
+  // Writes the table's flushing (or else active) memtable to SSTables.
+  Status FlushMemtable(const std::shared_ptr<Table>& table);
   Status DiscardObsoleteCommitLog();
   SSTableWriterOptions WriterOptionsFor(const TableSchema& schema) const;
   // Allocates a generation and returns it with its file path.
@@ -231,10 +240,37 @@ class DatabaseImpl final : public Database {
                                      const std::vector<Table::LiveSSTable>& outputs,
                                      const std::map<uint64_t, int64_t>& start_bounds);
   Status CompactTableLocked(const std::shared_ptr<Table>& table);
-  void MaybeScheduleCompaction(const std::shared_ptr<Table>& table);
+  // While the table's compactions fail, only a due retry (`retry`) starts one.
+  void MaybeScheduleCompaction(const std::shared_ptr<Table>& table, bool retry = false);
   void CompactionTimerTick();
   void NoteLateWrite(Table& table, int64_t timestamp);
   Status PersistManifestLocked();
+
+  // The info log and background failures (database_background.cc).
+  void Log(LogLevel level, const std::string& message) const {
+    if (logger_) logger_->Log(level, message);
+  }
+  static std::string TableName(const Table& table);
+  // What Open found, once it succeeded.
+  void LogOpened(int64_t started_nanos) const;
+  void LogFlush(const Table& table, size_t partitions, uint64_t memtable_bytes,
+                const std::vector<Table::LiveSSTable>& outputs, uint64_t bytes_written,
+                int64_t started_nanos) const;
+  void LogCompaction(const Table& table, const CompactionRecord& record) const;
+  // A background flush or compaction of `table` failed (`counted`: it was
+  // background work; a caller's flush failing meanwhile only renews the
+  // wait): logs it and sets when the retry is due.
+  void NoteBackgroundFailure(const Table& table, BackgroundRetry& retry, const char* what,
+                             const Status& error, bool counted);
+  // Ends a run of failures, if there was one.
+  void NoteBackgroundSuccess(const Table& table, BackgroundRetry& retry, const char* what);
+  // Queues the background flush job; false when one is queued or running.
+  bool ScheduleFlushJob(const std::shared_ptr<Table>& table);
+  // Starts the retries that are due on the clock.
+  void ScheduleDueRetries();
+  // Under disk_failure_policy stop, a table whose flush fails refuses
+  // writes (WriteFailure) until a flush of it succeeds.
+  Status RefuseWriteWhileFlushFails(Table& table);
 
   // The lifetime device counters now: those the manifest held at open plus
   // what this process has written since.
@@ -252,6 +288,14 @@ class DatabaseImpl final : public Database {
   std::unique_ptr<RateLimiter> compaction_limiter_;
   // Real clock only: wakes the strategies' timers (TWCS expiry checks).
   std::unique_ptr<BackgroundThread> compaction_timer_;
+  // Options::logger, or the default LOG file; null: nothing is logged.
+  std::shared_ptr<Logger> logger_;
+  // BackgroundRetry objects currently failing, over every table.
+  std::atomic<int> background_failing_{0};
+  // Real clock only, started at the first background failure: starts the
+  // retries when they are due even if no call comes.
+  std::mutex retry_timer_mutex_;
+  std::unique_ptr<BackgroundThread> retry_timer_;  // GUARDED_BY(retry_timer_mutex_)
   std::unique_ptr<FileLock> lock_;
   std::unique_ptr<BlockCache> block_cache_;
   std::unique_ptr<CommitLog> commit_log_;

@@ -9,6 +9,7 @@
 #include "engine/db/commit_record.h"
 #include "engine/db/database_impl.h"
 #include "engine/db/table_history.h"
+#include "engine/env/file_logger.h"
 
 namespace cassette {
 namespace {
@@ -128,7 +129,7 @@ Status DatabaseImpl::RemoveOrphanFiles() {
   for (const std::string& name : entries) {
     const std::string entry = path_ + "/" + name;
     if (name == kLockFileName || name == kManifestFileName ||
-        name == std::string(kManifestFileName) + ".tmp") {
+        name == std::string(kManifestFileName) + ".tmp" || IsLogFileName(name)) {
       continue;
     }
     if (name == "commitlog") {

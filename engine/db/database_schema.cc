@@ -101,7 +101,12 @@ Status DatabaseImpl::CreateTable(const TableSchema& table, bool if_not_exists,
                                  std::vector<std::string>* warnings) {
   CASSETTE_RETURN_IF_ERROR(CheckWritable());
   CASSETTE_RETURN_IF_ERROR(table.Validate());
-  CASSETTE_RETURN_IF_ERROR(CheckCompactionOptions(table.options(), warnings));
+  std::vector<std::string> guardrails;
+  CASSETTE_RETURN_IF_ERROR(CheckCompactionOptions(table.options(), &guardrails));
+  for (const std::string& warning : guardrails) {
+    Log(LogLevel::kWarn, "CREATE TABLE " + table.keyspace() + "." + table.name() + ": " + warning);
+    if (warnings != nullptr) warnings->push_back(warning);
+  }
   std::unique_lock lock(state_mutex_);
   if (!state_.keyspaces.count(table.keyspace())) {
     return Status::InvalidRequest("Keyspace " + table.keyspace() + " doesn't exist");
@@ -192,7 +197,12 @@ Status DatabaseImpl::AlterTableOptions(const std::string& keyspace, const std::s
   TableSchema updated = state.schema;
   updated.WithOptions(options);
   CASSETTE_RETURN_IF_ERROR(updated.Validate());
-  CASSETTE_RETURN_IF_ERROR(CheckCompactionOptions(updated.options(), warnings));
+  std::vector<std::string> guardrails;
+  CASSETTE_RETURN_IF_ERROR(CheckCompactionOptions(updated.options(), &guardrails));
+  for (const std::string& warning : guardrails) {
+    Log(LogLevel::kWarn, "ALTER TABLE " + keyspace + "." + table + ": " + warning);
+    if (warnings != nullptr) warnings->push_back(warning);
+  }
   TableSchema previous = state.schema;
   state.schema = updated;
   Status s = PersistManifestLocked();

@@ -54,6 +54,11 @@ Status Options::Validate() const {
   if (tombstone_warn_threshold <= 0 || tombstone_failure_threshold <= 0) {
     problems.push_back("tombstone thresholds must be > 0");
   }
+  if (log_file_max_size < 1024) problems.push_back("log_file_max_size must be >= 1024");
+  if (log_file_keep < 0) problems.push_back("log_file_keep must be >= 0");
+  if (background_retry_initial_ms <= 0 || background_retry_max_ms < background_retry_initial_ms) {
+    problems.push_back("background_retry_initial_ms must be > 0 and <= background_retry_max_ms");
+  }
   if (problems.empty()) return Status::OK();
   std::string message = "invalid options:";
   for (const std::string& p : problems) message += " " + p + ";";

@@ -23,6 +23,7 @@
 #include "cassette/query.h"
 #include "cassette/schema.h"
 #include "engine/commitlog/commit_log_position.h"
+#include "engine/db/background_retry.h"
 #include "engine/db/manifest.h"
 #include "engine/db/obsolete_file_deleter.h"
 #include "engine/db/table_compaction_state.h"
@@ -135,6 +136,8 @@ class Table {
 
   // The table's flush job: queued, running or neither (one at a time).
   TableFlushState& flush_state() { return flush_state_; }
+  // Its background flushes and compactions that failed, and their retries.
+  TableBackgroundState& background() { return background_; }
 
   // Damaged SSTables (Options::disk_failure_policy), one entry per
   // generation (the latest failure), for GetTableStats.
@@ -169,6 +172,7 @@ class Table {
   std::atomic<int64_t> max_write_timestamp_{std::numeric_limits<int64_t>::min()};
   TableCompactionState compaction_;
   TableFlushState flush_state_;
+  TableBackgroundState background_;
   mutable std::mutex failures_mutex_;
   std::map<uint64_t, SSTableFailure> failures_;  // GUARDED_BY(failures_mutex_)
   std::set<uint64_t> failed_in_compaction_;      // GUARDED_BY(failures_mutex_)

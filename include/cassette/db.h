@@ -153,6 +153,10 @@ struct TableStats {
   std::vector<std::string> history_warnings;
   // SSTables out of service, and those that failed since the open.
   std::vector<SSTableFailure> sstable_failures;
+  // Background flushes and compactions of the table that failed since the
+  // open (each is logged and retried; docs/RELIABILITY.md, "Background
+  // failures").
+  int64_t background_errors = 0;
 };
 
 // What Open found in the data directory and did about it (Cassandra logs

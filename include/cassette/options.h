@@ -7,6 +7,7 @@
 
 #include "cassette/clock.h"
 #include "cassette/file_system.h"
+#include "cassette/logger.h"
 #include "cassette/scheduler.h"
 #include "cassette/status.h"
 
@@ -158,6 +159,29 @@ struct Options {
   uint64_t max_value_size = 256ull << 20;
   uint64_t batch_size_warn_threshold = 5ull << 10;
   uint64_t batch_size_fail_threshold = 50ull << 10;
+
+  // The info log (cassette/logger.h): open and close, flushes,
+  // compactions, write stalls, warnings and every background error. Null:
+  // the default logger, which writes LOG in the data directory (a
+  // read_only view writes nothing). A logger given here replaces it, and
+  // the log_file_* knobs then do nothing.
+  std::shared_ptr<Logger> logger;
+  // The default logger: false writes no LOG file (messages go nowhere).
+  bool log_file_enabled = true;
+  // Messages below this level are left out of LOG.
+  LogLevel log_file_level = LogLevel::kInfo;
+  // LOG becomes LOG.1 (LOG.1 becomes LOG.2, ...) at every open and once a
+  // line would take it past log_file_max_size; of the old files, the
+  // newest log_file_keep are kept and the oldest is deleted.
+  uint64_t log_file_max_size = 1ull << 20;
+  int log_file_keep = 4;
+
+  // A background flush or compaction that failed is tried again after
+  // background_retry_initial_ms, then after twice as long after each
+  // further failure, at most background_retry_max_ms apart
+  // (docs/RELIABILITY.md, "Background failures").
+  int64_t background_retry_initial_ms = 1000;
+  int64_t background_retry_max_ms = 60000;
 
   Status Validate() const;
 };
