@@ -62,5 +62,4 @@ struct PlainMutation {
 bool ConvertPlainMutation(const TableSchema& schema, const Mutation& mutation,
                           const ConversionContext& context, PlainMutation* out);
 
-
 }  // namespace cassette
