@@ -24,40 +24,12 @@
 #include "tests/db/db_test_util.h"
 #include "tests/support/capturing_logger.h"
 #include "tests/support/fault_injection_file_system.h"
+#include "tests/support/log_files.h"
 
 namespace cassette::testing {
 namespace {
 
 constexpr int64_t kHour = 3600;
-
-std::string ReadFile(FileSystem& fs, const std::string& path) {
-  auto file = fs.NewSequentialFile(path);
-  if (!file.ok()) return "";
-  std::string all;
-  std::string chunk;
-  while ((*file)->Read(1 << 16, &chunk).ok() && !chunk.empty()) all += chunk;
-  return all;
-}
-
-std::vector<std::string> Lines(const std::string& text) {
-  std::vector<std::string> lines;
-  size_t start = 0;
-  for (size_t end = text.find('\n'); end != std::string::npos; end = text.find('\n', start)) {
-    lines.push_back(text.substr(start, end - start));
-    start = end + 1;
-  }
-  return lines;
-}
-
-std::vector<std::string> LogFiles(FileSystem& fs, const std::string& dir) {
-  std::vector<std::string> logs;
-  auto children = fs.GetChildren(dir);
-  if (!children.ok()) return logs;
-  for (const std::string& name : *children) {
-    if (IsLogFileName(name)) logs.push_back(name);
-  }
-  return logs;
-}
 
 Mutation Reading(int32_t sensor, int64_t millis, int32_t v) {
   Mutation m("ks", "ts", {Value::Int(sensor)});
@@ -97,6 +69,32 @@ TableStats Stats(Database& db) {
   return stats.ok() ? *stats : TableStats{};
 }
 
+// Opens /db with `options` and creates ks.ts (STCS); null (with the
+// failure reported) when either step fails.
+std::unique_ptr<Database> OpenWithSeriesTable(const Options& options) {
+  auto opened = Database::Open(options, "/db");
+  EXPECT_TRUE(opened.ok()) << opened.status().ToString();
+  if (!opened.ok()) return nullptr;
+  std::unique_ptr<Database> db = std::move(opened).value();
+  Status s = db->CreateKeyspace({.name = "ks"});
+  if (s.ok()) s = db->CreateTable(SeriesTable({{"class", "SizeTieredCompactionStrategy"}}));
+  EXPECT_TRUE(s.ok()) << s.ToString();
+  return s.ok() ? std::move(db) : nullptr;
+}
+
+// Writes readings until the memtable queues a background flush (the manual
+// scheduler holds it); returns how many it wrote, or -1 if a write failed.
+int WriteUntilFlushQueued(Database& db, ManualScheduler& scheduler) {
+  int written = 0;
+  while (scheduler.pending() == 0) {
+    Status s = db.Apply(Reading(written % 50, written, 1));
+    EXPECT_TRUE(s.ok()) << s.ToString();
+    if (!s.ok()) return -1;
+    ++written;
+  }
+  return written;
+}
+
 TEST(LoggerTest, DefaultLogRecordsOpenFlushAndCloseAndRotatesAtOpen) {
   TestDb t;
   Options options = t.MakeOptions();
@@ -106,7 +104,7 @@ TEST(LoggerTest, DefaultLogRecordsOpenFlushAndCloseAndRotatesAtOpen) {
   ASSERT_OK(t.db->CreateTable(SeriesTable({{"class", "SizeTieredCompactionStrategy"}})));
   ASSERT_OK(t.db->Apply(Reading(1, 1000, 1)));
   ASSERT_OK(t.db->Flush());
-  const std::vector<std::string> first = Lines(ReadFile(*t.fs, "/db/LOG"));
+  const std::vector<std::string> first = LogLines(ReadLogText(*t.fs, "/db/LOG"));
   ASSERT_GE(first.size(), 2u);
   EXPECT_EQ(first[0].rfind("2024-01-01T00:00:00.000000Z INFO opened /db: 0 tables, 0 SSTables; "
                            "commit log: 0 segments recovered",
@@ -122,10 +120,10 @@ TEST(LoggerTest, DefaultLogRecordsOpenFlushAndCloseAndRotatesAtOpen) {
     ASSERT_OK(t.db->Apply(Reading(1, 1000 + run, 1)));  // left in the commit log
     ASSERT_OK(t.Reopen());
   }
-  EXPECT_EQ(LogFiles(*t.fs, "/db"), (std::vector<std::string>{"LOG", "LOG.1", "LOG.2"}));
+  EXPECT_EQ(LogFileNames(*t.fs, "/db"), (std::vector<std::string>{"LOG", "LOG.1", "LOG.2"}));
   // Each reopen replayed the one write left in the commit log and flushed
   // it (logged first): four SSTables now. Each file holds its own run.
-  const std::string log = ReadFile(*t.fs, "/db/LOG");
+  const std::string log = ReadLogText(*t.fs, "/db/LOG");
   EXPECT_EQ(log.rfind("2024-01-01T03:00:00.000000Z INFO flushed ks.ts: 1 partitions", 0), 0u)
       << log;
   EXPECT_NE(log.find("\n2024-01-01T03:00:00.000000Z INFO opened /db: 1 tables, 4 SSTables; "
@@ -133,14 +131,14 @@ TEST(LoggerTest, DefaultLogRecordsOpenFlushAndCloseAndRotatesAtOpen) {
                      "dropped; in "),
             std::string::npos)
       << log;
-  EXPECT_NE(ReadFile(*t.fs, "/db/LOG.1").find("\n2024-01-01T02:00:00.000000Z INFO opened /db: "),
+  EXPECT_NE(ReadLogText(*t.fs, "/db/LOG.1").find("\n2024-01-01T02:00:00.000000Z INFO opened /db: "),
             std::string::npos);
-  EXPECT_NE(ReadFile(*t.fs, "/db/LOG.2").find("\n2024-01-01T01:00:00.000000Z INFO opened /db: "),
+  EXPECT_NE(ReadLogText(*t.fs, "/db/LOG.2").find("\n2024-01-01T01:00:00.000000Z INFO opened /db: "),
             std::string::npos);
   // The engine knows its LOG: not an unknown file.
   EXPECT_TRUE(t.db->GetRecoveryReport().unknown_files.empty());
   ASSERT_OK(t.db->Close());
-  EXPECT_NE(ReadFile(*t.fs, "/db/LOG").find(" INFO closing /db\n"), std::string::npos);
+  EXPECT_NE(ReadLogText(*t.fs, "/db/LOG").find(" INFO closing /db\n"), std::string::npos);
 }
 
 TEST(LoggerTest, NoLogFileWhenTurnedOffOrReadOnlyOrReplaced) {
@@ -149,17 +147,17 @@ TEST(LoggerTest, NoLogFileWhenTurnedOffOrReadOnlyOrReplaced) {
   options.log_file_enabled = false;
   ASSERT_OK(t.Open(options));
   ASSERT_OK(t.db->Close());
-  EXPECT_TRUE(LogFiles(*t.fs, "/db").empty());
+  EXPECT_TRUE(LogFileNames(*t.fs, "/db").empty());
   options.read_only = true;
   options.log_file_enabled = true;
   ASSERT_OK(t.Open(options));
   ASSERT_OK(t.db->Close());
-  EXPECT_TRUE(LogFiles(*t.fs, "/db").empty());
+  EXPECT_TRUE(LogFileNames(*t.fs, "/db").empty());
   auto logger = std::make_shared<CapturingLogger>();
   options.read_only = false;
   options.logger = logger;
   ASSERT_OK(t.Open(options));
-  EXPECT_TRUE(LogFiles(*t.fs, "/db").empty());
+  EXPECT_TRUE(LogFileNames(*t.fs, "/db").empty());
   EXPECT_EQ(logger->Count("INFO opened /db"), 1);
 }
 
@@ -221,18 +219,12 @@ TEST(BackgroundFailureTest, FlushFailingThreeTimesIsRetriedWithBackoffAndRefuses
   options.logger = logger;
   options.memtable_flush_threshold = 64 << 10;  // a flush is queued at 32 KiB
   options.file_system = faults;
-  auto opened = Database::Open(options, "/db");
-  ASSERT_TRUE(opened.ok()) << opened.status().ToString();
-  std::unique_ptr<Database> db = std::move(opened).value();
-  ASSERT_OK(db->CreateKeyspace({.name = "ks"}));
-  ASSERT_OK(db->CreateTable(SeriesTable({{"class", "SizeTieredCompactionStrategy"}})));
+  std::unique_ptr<Database> db = OpenWithSeriesTable(options);
+  ASSERT_NE(db, nullptr);
 
   faults->AddRule({FaultOp::kOpen, "*.sst", FaultRule::When::kEvery});
-  int written = 0;
-  while (t.scheduler->pending() == 0) {
-    ASSERT_OK(db->Apply(Reading(written % 50, written, 1)));
-    ++written;
-  }
+  const int written = WriteUntilFlushQueued(*db, *t.scheduler);
+  ASSERT_GE(written, 0);
   t.scheduler->RunUntilIdle();  // the background flush fails
   EXPECT_EQ(Stats(*db).background_errors, 1);
   EXPECT_EQ(logger->Count("ERROR background flush of ks.ts failed (1 in a row): IOError: "
@@ -293,17 +285,11 @@ TEST(BackgroundFailureTest, TheDelayIsCappedAndAnExplicitFlushClearsTheFailure) 
   options.memtable_flush_threshold = 64 << 10;
   options.background_retry_initial_ms = 500;
   options.background_retry_max_ms = 1500;
-  auto opened = Database::Open(options, "/db");
-  ASSERT_TRUE(opened.ok()) << opened.status().ToString();
-  std::unique_ptr<Database> db = std::move(opened).value();
-  ASSERT_OK(db->CreateKeyspace({.name = "ks"}));
-  ASSERT_OK(db->CreateTable(SeriesTable({{"class", "SizeTieredCompactionStrategy"}})));
+  std::unique_ptr<Database> db = OpenWithSeriesTable(options);
+  ASSERT_NE(db, nullptr);
   faults->AddRule({FaultOp::kOpen, "*.sst", FaultRule::When::kEvery});
-  int written = 0;
-  while (t.scheduler->pending() == 0) {
-    ASSERT_OK(db->Apply(Reading(written % 50, written, 1)));
-    ++written;
-  }
+  const int written = WriteUntilFlushQueued(*db, *t.scheduler);
+  ASSERT_GE(written, 0);
   t.scheduler->RunUntilIdle();
   for (int i = 0; i < 4; ++i) {
     ASSERT_OK(t.clock->Advance(1'500'000));
@@ -334,17 +320,11 @@ TEST(BackgroundFailureTest, UnderIgnoreAFailingFlushDoesNotRefuseWrites) {
   options.file_system = faults;
   options.memtable_flush_threshold = 64 << 10;
   options.disk_failure_policy = DiskFailurePolicy::kIgnore;
-  auto opened = Database::Open(options, "/db");
-  ASSERT_TRUE(opened.ok()) << opened.status().ToString();
-  std::unique_ptr<Database> db = std::move(opened).value();
-  ASSERT_OK(db->CreateKeyspace({.name = "ks"}));
-  ASSERT_OK(db->CreateTable(SeriesTable({{"class", "SizeTieredCompactionStrategy"}})));
+  std::unique_ptr<Database> db = OpenWithSeriesTable(options);
+  ASSERT_NE(db, nullptr);
   faults->AddRule({FaultOp::kOpen, "*.sst", FaultRule::When::kEvery});
-  int written = 0;
-  while (t.scheduler->pending() == 0) {
-    ASSERT_OK(db->Apply(Reading(written % 50, written, 1)));
-    ++written;
-  }
+  const int written = WriteUntilFlushQueued(*db, *t.scheduler);
+  ASSERT_GE(written, 0);
   t.scheduler->RunUntilIdle();
   EXPECT_EQ(Stats(*db).background_errors, 1);
   ASSERT_OK(db->Apply(Reading(0, 1, 2)));  // accepted: the commit log holds it
@@ -359,11 +339,8 @@ TEST(BackgroundFailureTest, CompactionFailureIsRetriedWithoutRefusingWrites) {
   Options options = t.MakeOptions();
   options.logger = logger;
   options.file_system = faults;
-  auto opened = Database::Open(options, "/db");
-  ASSERT_TRUE(opened.ok()) << opened.status().ToString();
-  std::unique_ptr<Database> db = std::move(opened).value();
-  ASSERT_OK(db->CreateKeyspace({.name = "ks"}));
-  ASSERT_OK(db->CreateTable(SeriesTable({{"class", "SizeTieredCompactionStrategy"}})));
+  std::unique_ptr<Database> db = OpenWithSeriesTable(options);
+  ASSERT_NE(db, nullptr);
   for (int flush = 0; flush < 4; ++flush) {
     for (int s = 0; s < 10; ++s) ASSERT_OK(db->Apply(Reading(s, flush, flush)));
     ASSERT_OK(db->Flush());

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "tests/support/fault_injection_file_system.h"
+#include "tests/support/log_files.h"
 
 namespace cassette {
 namespace {
@@ -25,35 +26,6 @@ constexpr int64_t kStartMicros = 1'704'067'200'000'000;  // 2024-01-01T00:00:00Z
     ASSERT_TRUE(_s.ok()) << _s.ToString(); \
   } while (0)
 
-std::string ReadFile(FileSystem& fs, const std::string& path) {
-  auto file = fs.NewSequentialFile(path);
-  if (!file.ok()) return "";
-  std::string all;
-  std::string chunk;
-  while ((*file)->Read(1 << 16, &chunk).ok() && !chunk.empty()) all += chunk;
-  return all;
-}
-
-std::vector<std::string> Lines(const std::string& text) {
-  std::vector<std::string> lines;
-  size_t start = 0;
-  for (size_t end = text.find('\n'); end != std::string::npos; end = text.find('\n', start)) {
-    lines.push_back(text.substr(start, end - start));
-    start = end + 1;
-  }
-  return lines;
-}
-
-std::vector<std::string> LogFiles(FileSystem& fs, const std::string& dir) {
-  std::vector<std::string> logs;
-  auto children = fs.GetChildren(dir);
-  if (!children.ok()) return logs;
-  for (const std::string& name : *children) {
-    if (IsLogFileName(name)) logs.push_back(name);
-  }
-  return logs;
-}
-
 TEST(FileLoggerTest, LinesCarryTheClocksTimeAndLevel) {
   auto fs = NewMemFileSystem();
   ASSERT_OK(fs->CreateDirs("/d"));
@@ -63,7 +35,7 @@ TEST(FileLoggerTest, LinesCarryTheClocksTimeAndLevel) {
   logger.Log(LogLevel::kDebug, "below the level: left out");
   ASSERT_OK(clock->Advance(86'400'000'000LL + 2'000'000));
   logger.Log(LogLevel::kError, "two\nlines");
-  EXPECT_EQ(ReadFile(*fs, "/d/LOG"),
+  EXPECT_EQ(ReadLogText(*fs, "/d/LOG"),
             "2024-01-01T00:00:00.001500Z INFO one\n"
             "2024-01-02T00:00:02.001500Z ERROR two lines\n");
   EXPECT_EQ(logger.failed_writes(), 0);
@@ -86,17 +58,17 @@ TEST(FileLoggerTest, RotatesAtTheSizeLimitAndKeepsN) {
     std::snprintf(message, sizeof(message), "line %05d ..........", i);
     logger.Log(LogLevel::kInfo, message);
   }
-  EXPECT_EQ(LogFiles(*fs, "/d"), (std::vector<std::string>{"LOG", "LOG.1", "LOG.2", "LOG.3"}));
+  EXPECT_EQ(LogFileNames(*fs, "/d"), (std::vector<std::string>{"LOG", "LOG.1", "LOG.2", "LOG.3"}));
   // Newest in LOG, older and older in LOG.1 .. LOG.3, with no gap and no
   // file over the limit.
   std::vector<std::string> kept;
   for (const char* name : {"LOG.3", "LOG.2", "LOG.1", "LOG"}) {
-    const std::string text = ReadFile(*fs, std::string("/d/") + name);
+    const std::string text = ReadLogText(*fs, std::string("/d/") + name);
     EXPECT_LE(text.size(), 1024u) << name;
     if (std::string_view(name) != "LOG") {
       EXPECT_GT(text.size(), 1024u - 60) << name << " rotated before it was full";
     }
-    for (const std::string& line : Lines(text)) kept.push_back(line);
+    for (const std::string& line : LogLines(text)) kept.push_back(line);
   }
   ASSERT_FALSE(kept.empty());
   for (size_t i = 0; i < kept.size(); ++i) {
@@ -122,7 +94,7 @@ TEST(FileLoggerTest, FailedWritesAreCountedAndIgnored) {
   fs->ClearRules();
   logger.Log(LogLevel::kInfo, "after");
   EXPECT_EQ(logger.failed_writes(), 2);
-  EXPECT_EQ(ReadFile(*mem, "/d/LOG"),
+  EXPECT_EQ(ReadLogText(*mem, "/d/LOG"),
             "2024-01-01T00:00:00.000000Z INFO before\n"
             "2024-01-01T00:00:00.000000Z INFO after\n");
 }
