@@ -9,6 +9,8 @@
 // throws toml::parse_error, caught right at the call and made a Status.
 #include <toml++/toml.h>
 
+#include "engine/schema/ttl_limit.h"
+
 namespace cassette::tools {
 namespace {
 
@@ -164,7 +166,7 @@ void ReadTtlMix(Reader* r, WorkloadSpec* spec) {
         ok = false;
       }
     }
-    if (!ok || parsed.seconds < -1 || parsed.seconds > 630720000) {
+    if (!ok || parsed.seconds < -1 || parsed.seconds > kMaxTtlSeconds) {
       r->Problem(&entry,
                  "writes.ttl_mix entries are {ttl = <seconds, \"7d\", 0 for none or \"default\">, "
                  "fraction = <0..1>} with a TTL of at most 20 years");

@@ -7,6 +7,7 @@
 // sstabledump prints them without -t.
 #include <map>
 
+#include "engine/mutation/expiry.h"
 #include "engine/schema/key_codec.h"
 #include "engine/types/comparable.h"
 #include "engine/types/type_codec.h"
@@ -100,7 +101,7 @@ class JsonDumper {
   std::string Expiry(int32_t ttl, int64_t expires_at_seconds) const {
     return ",\"ttl\":" + std::to_string(ttl) +
            ",\"expires_at\":" + JsonQuote(FormatLocalSeconds(expires_at_seconds)) +
-           ",\"expired\":" + (now_seconds_ >= expires_at_seconds ? "true" : "false");
+           ",\"expired\":" + (IsExpiredAt(expires_at_seconds, now_seconds_) ? "true" : "false");
   }
 
   std::string TombstoneJson(const RangeTombstone& tombstone) const {

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "engine/db/manifest.h"
+#include "engine/mutation/expiry.h"
 #include "engine/types/type_codec.h"
 #include "tools/shell_directives.h"
 #include "tools/sstable_inspect.h"
@@ -79,19 +80,19 @@ int RunExpiredBlockers(const SSTableSettings& settings, std::shared_ptr<FileSyst
     err << "cassette sstable expired-blockers: " << table.status().ToString() << "\n";
     return 1;
   }
-  const int64_t gc_before =
-      table->db->options().clock->WallMicros() / 1000000 - table->schema.options().gc_grace_seconds;
+  const int64_t gc_before = GcBefore(NowInSeconds(table->db->options().clock->WallMicros()),
+                                     table->schema.options().gc_grace_seconds);
   std::map<size_t, std::vector<size_t>> blocked_by_blocker;  // indexes into sstables
   const std::vector<LoadedSSTable>& sstables = table->sstables;
   size_t expired_count = 0;
   for (size_t e = 0; e < sstables.size(); ++e) {
     const SSTableStats& expired = sstables[e].reader->stats();
-    if (expired.max_local_deletion_time >= gc_before) continue;
+    if (!CanPurge(expired.max_local_deletion_time, gc_before)) continue;
     ++expired_count;
     for (size_t b = 0; b < sstables.size(); ++b) {
       const SSTableStats& blocker = sstables[b].reader->stats();
       if (b != e && blocker.min_timestamp <= expired.max_timestamp &&
-          blocker.max_local_deletion_time > gc_before) {
+          !CanPurge(blocker.max_local_deletion_time, gc_before)) {
         blocked_by_blocker[b].push_back(e);
       }
     }

@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "engine/db/manifest.h"
+#include "engine/mutation/expiry.h"
 #include "engine/sstable/sstable_reader.h"
 #include "engine/types/type_codec.h"
 #include "tools/time_text.h"
@@ -62,7 +63,7 @@ Result<std::vector<SSTableSummary>> ListSSTables(FileSystem* fs, const std::stri
   const std::string dir =
       data_dir + "/" + schema.keyspace() + "/" + schema.name() + "-" + std::to_string(schema.id());
   const int32_t gc_grace = schema.options().gc_grace_seconds;
-  const int64_t gc_before_seconds = now_micros / 1000000 - gc_grace;
+  const int64_t gc_before_seconds = GcBefore(NowInSeconds(now_micros), gc_grace);
   for (const SSTableEntry& entry : state->second.sstables) {
     char name[32];
     std::snprintf(name, sizeof(name), "%06llu.sst",
