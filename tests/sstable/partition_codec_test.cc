@@ -120,7 +120,7 @@ TEST(RowEntryHead, RandomSequencesRoundTrip) {
     EncodingStats bases = start;
     size_t i = 0;
     for (const std::string& k : keys) {
-      uint64_t body_length;
+      uint64_t body_length = 0;
       const char* bad = ParseRowEntryHead(in, 2, &clustering, &bases, &body_length);
       ASSERT_EQ(bad, nullptr) << bad;
       ASSERT_EQ(clustering, k) << "round " << round;

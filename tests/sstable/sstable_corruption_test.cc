@@ -231,7 +231,7 @@ class TimestampStepsCorruption : public ::testing::Test {
     std::string clustering;
     EncodingStats bases = o.encoding_stats;
     for (int i = 0; i < 2; ++i) {
-      uint64_t body_length;
+      uint64_t body_length = 0;
       ASSERT_EQ(ParseRowEntryHead(rows, 3, &clustering, &bases, &body_length, &steps), nullptr);
       std::string_view body;
       ASSERT_TRUE(rows.Bytes(body_length, &body));

@@ -39,11 +39,16 @@ TEST(StatusTest, ToString) {
             "IOError: write /x: No space left on device");
 }
 
+Result<int> Parse(bool valid) {
+  if (!valid) return Status::NotFound("f");
+  return 5;
+}
+
 TEST(StatusTest, ResultCarriesValueOrError) {
-  Result<int> ok = 5;
+  const Result<int> ok = Parse(true);
   ASSERT_TRUE(ok.ok());
   EXPECT_EQ(*ok, 5);
-  Result<int> bad = Status::NotFound("f");
+  const Result<int> bad = Parse(false);
   ASSERT_FALSE(bad.ok());
   EXPECT_TRUE(bad.status().IsNotFound());
   EXPECT_EQ(bad.status().ToString(), "NotFound: f");
