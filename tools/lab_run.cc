@@ -231,6 +231,11 @@ Result<LabResult> RunWorkload(const WorkloadSpec& spec, const std::string& strat
   options.compaction_threads = 0;  // inline: deterministic
   options.memtable_flush_threshold = spec.memtable_bytes;
   options.compaction_throughput_mib_per_sec = 0;
+  // No LOG file: its lines carry wall-clock durations and the data
+  // directory's path, so its bytes would differ between two runs of the
+  // same workload (in a child process or this one), and the lab reports
+  // what the engine writes for the data, not its diagnostics.
+  options.log_file_enabled = false;
   CASSETTE_ASSIGN_OR_RETURN(
       std::unique_ptr<Database> db,
       Database::Open(options, in_memory ? "/lab/data" : scratch_dir + "/data"));
