@@ -88,12 +88,29 @@ class ShellTerminalTest : public ::testing::Test {
     Enter(batch + " APPLY BATCH;");
   }
 
+  // Types EXIT and waits (30 s at most) for the shell to end: its exit
+  // status, or -1 when it did not end (TearDown then kills it) or ended on
+  // a signal.
   int Exit() {
     Type("EXIT\r");
-    int status = 0;
-    ::waitpid(pid_, &status, 0);
-    exited_ = true;
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (std::chrono::steady_clock::now() < deadline) {
+      int status = 0;
+      const pid_t ended = ::waitpid(pid_, &status, WNOHANG);
+      if (ended == pid_) {
+        exited_ = true;
+        return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+      }
+      if (ended < 0) return -1;
+      // Meanwhile drain what the shell prints, so that it never blocks on a
+      // full terminal.
+      pollfd wait{terminal_, POLLIN, 0};
+      if (::poll(&wait, 1, 100) > 0) {
+        char buffer[4096];
+        if (::read(terminal_, buffer, sizeof(buffer)) < 0) ::poll(nullptr, 0, 10);
+      }
+    }
+    return -1;
   }
 
   TempDir dir_;
@@ -122,7 +139,13 @@ TEST_F(ShellTerminalTest, CtrlCDropsTheLineBeingTypedAndHistoryIsSavedAsYouGo) {
   Type("CREATE KEYSPACE ks WITH replication =\r");
   EXPECT_NE(ReadUntil("   ... ").find("   ... "), std::string::npos);
   Type("{'class': 'SimpleStrategy'");
+  // As a person would, press Ctrl-C once the line editor has shown the keys
+  // (it then reads keys one at a time, Ctrl-C included).
+  EXPECT_NE(ReadUntil("SimpleStrategy'").find("SimpleStrategy'"), std::string::npos);
   Type("\x03");
+  // The fresh prompt shows the interrupt was handled: keys typed before
+  // that could be read into the line the interrupt drops.
+  EXPECT_NE(ReadUntil("cassette> ").find("cassette> "), std::string::npos);
   // Had the statement survived, this would have ended it.
   Type("       , 'replication_factor': 1};\rUSE ks;\r");
   std::string shown = ReadUntil("Keyspace 'ks' do");
