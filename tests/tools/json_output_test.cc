@@ -1,4 +1,4 @@
-// The shell's --format json lines (DESIGN.md "The command line").
+// The shell's --format json lines (README.md, "The cassette shell", and docs/TOOLS.md).
 #include "tools/json_output.h"
 
 #include <gtest/gtest.h>
