@@ -2,11 +2,16 @@
 
 #include <editline/readline.h>
 #include <langinfo.h>
+#include <poll.h>
+#include <unistd.h>
 
+#include <cerrno>
 #include <clocale>
 #include <cstdlib>
 #include <cstring>
 #include <string_view>
+
+#include "tools/shell_interrupt.h"
 
 namespace cassette::tools {
 
@@ -53,6 +58,30 @@ char** Complete(const char* text, int start, int /*end*/) {
   return rl_completion_matches(text, NextMatch);
 }
 
+// libedit reads each key through this. libedit returns from readline on
+// Ctrl-C only when the SIGINT lands while its own handler is installed and
+// its read() is blocked; a SIGINT an instant earlier ran the shell's handler
+// alone (whose SA_RESTART keeps output whole), and the read then went on
+// waiting, so the Ctrl-C was shown but not acted upon until the next key.
+// Waiting with poll() instead (never restarted after a signal) and looking
+// at the interrupt flag before every wait makes every Ctrl-C end the line:
+// end of input is reported, and the shell sees the flag (shell_command.cc).
+int ReadKey(FILE* in) {
+  std::atomic<bool>* interrupted = InstallInterruptHandler();
+  const int fd = fileno(in);
+  for (;;) {
+    if (interrupted->load(std::memory_order_relaxed)) return EOF;
+    pollfd wait{fd, POLLIN, 0};
+    const int ready = ::poll(&wait, 1, 100);
+    if (ready < 0 || ready == 0) continue;  // a signal, or a wake-up to look at the flag
+    unsigned char key = 0;
+    const ssize_t n = ::read(fd, &key, 1);
+    if (n == 1) return key;
+    if (n == 0) return EOF;
+    if (errno != EINTR && errno != EAGAIN) return EOF;
+  }
+}
+
 }  // namespace
 
 LineEditor::LineEditor(std::string history_file) : history_file_(std::move(history_file)) {
@@ -63,6 +92,7 @@ LineEditor::LineEditor(std::string history_file) : history_file_(std::move(histo
   // As cqlsh: '.' ends a word too, so "ks.ta" completes the table "ta...".
   rl_basic_word_break_characters = " \t\n\"\\'`@$><=;|&{(,.";
   rl_attempted_completion_function = Complete;
+  rl_getc_function = ReadKey;
 }
 
 LineEditor::~LineEditor() {
