@@ -66,33 +66,86 @@ char** Complete(const char* text, int start, int /*end*/) {
 // Waiting with poll() instead (never restarted after a signal) and looking
 // at the interrupt flag before every wait makes every Ctrl-C end the line:
 // end of input is reported, and the shell sees the flag (shell_command.cc).
-int ReadKey(FILE* in) {
-  std::atomic<bool>* interrupted = InstallInterruptHandler();
-  const int fd = fileno(in);
+bool ReadByte(int fd, const std::atomic<bool>& interrupted, unsigned char* byte) {
   for (;;) {
-    if (interrupted->load(std::memory_order_relaxed)) return EOF;
+    if (interrupted.load(std::memory_order_relaxed)) return false;
     pollfd wait{fd, POLLIN, 0};
     const int ready = ::poll(&wait, 1, 100);
     if (ready < 0 || ready == 0) continue;  // a signal, or a wake-up to look at the flag
-    unsigned char key = 0;
-    const ssize_t n = ::read(fd, &key, 1);
-    if (n == 1) return key;
-    if (n == 0) return EOF;
-    if (errno != EINTR && errno != EAGAIN) return EOF;
+    // The signal may have come with the key that woke poll(): that key was
+    // typed after the Ctrl-C (the terminal drops what came before when it
+    // sends the signal), so it stays unread, for the next line.
+    if (interrupted.load(std::memory_order_relaxed)) return false;
+    const ssize_t n = ::read(fd, byte, 1);
+    if (n == 1) return true;
+    if (n == 0) return false;
+    if (errno != EINTR && errno != EAGAIN) return false;
   }
+}
+
+int held_back_key = -1;
+
+// libedit takes what the key reader returns as one wide character, so a
+// key is a whole UTF-8 sequence decoded to its code point (the characters'
+// locale is UTF-8, see above); a malformed sequence is U+FFFD, as a UTF-8
+// decoder shows it.
+int ReadKey(FILE* in) {
+  constexpr int kReplacement = 0xFFFD;
+  const std::atomic<bool>& interrupted = *InstallInterruptHandler();
+  const int fd = fileno(in);
+  unsigned char lead = 0;
+  if (held_back_key >= 0) {
+    if (interrupted.load(std::memory_order_relaxed)) return EOF;
+    lead = static_cast<unsigned char>(held_back_key);
+    held_back_key = -1;
+  } else {
+    if (!ReadByte(fd, interrupted, &lead)) return EOF;
+    // A Ctrl-C that landed while the key was being read: the key came
+    // after it, as above, and is held back for the next line.
+    if (interrupted.load(std::memory_order_relaxed)) {
+      held_back_key = lead;
+      return EOF;
+    }
+  }
+  if (lead < 0x80) return lead;
+  int length = 0;
+  int code_point = 0;
+  int smallest = 0;  // below this the sequence is overlong
+  if ((lead & 0xE0) == 0xC0) {
+    length = 2, code_point = lead & 0x1F, smallest = 0x80;
+  } else if ((lead & 0xF0) == 0xE0) {
+    length = 3, code_point = lead & 0x0F, smallest = 0x800;
+  } else if ((lead & 0xF8) == 0xF0) {
+    length = 4, code_point = lead & 0x07, smallest = 0x10000;
+  } else {
+    return kReplacement;
+  }
+  for (int i = 1; i < length; ++i) {
+    unsigned char next = 0;
+    if (!ReadByte(fd, interrupted, &next)) return EOF;
+    if ((next & 0xC0) != 0x80) return kReplacement;
+    code_point = (code_point << 6) | (next & 0x3F);
+  }
+  const bool surrogate = code_point >= 0xD800 && code_point <= 0xDFFF;
+  if (code_point < smallest || code_point > 0x10FFFF || surrogate) return kReplacement;
+  return code_point;
 }
 
 }  // namespace
 
 LineEditor::LineEditor(std::string history_file) : history_file_(std::move(history_file)) {
   ReadCharactersAsUtf8();
+  // Before anything initializes libedit: it takes the key reader only when
+  // it initializes (using_history() does), and kept its own read() when
+  // this came after, so ReadKey went unused and a Ctrl-C was now and then
+  // lost (the builtin read goes back to waiting after the signal).
+  rl_getc_function = ReadKey;
   using_history();
   stifle_history(kHistoryEntries);
   if (!history_file_.empty()) read_history(history_file_.c_str());
   // As cqlsh: '.' ends a word too, so "ks.ta" completes the table "ta...".
   rl_basic_word_break_characters = " \t\n\"\\'`@$><=;|&{(,.";
   rl_attempted_completion_function = Complete;
-  rl_getc_function = ReadKey;
 }
 
 LineEditor::~LineEditor() {

@@ -39,6 +39,10 @@ void RunInteractive(Shell& shell, LineEditor& editor, std::atomic<bool>& interru
     // so only the unfinished statement before it is dropped.
     if (cancelled) shell.CancelInput();
     shell.FeedLine(*line);
+    // A Ctrl-C while the line was handled stopped its statement (or landed
+    // just after it): it drops what was typed so far, and is spent. Left
+    // set, it would end the next line before a key was read.
+    if (interrupted.exchange(false)) shell.CancelInput();
   }
   shell.FinishInput();
 }

@@ -28,14 +28,19 @@ std::string Hex(const std::string& bytes) {
   return out;
 }
 
-// What the terminal shows until `marker` and the line after it, or what
-// it showed by the deadline.
-std::string ReadUntilLineAfter(int fd, const std::string& marker) {
+enum class Until { kMarker, kLineAfterMarker };
+
+// What the terminal shows until `marker` (and the rest of its line), or
+// what it showed by the deadline.
+std::string ReadUntil(int fd, const std::string& marker, Until until) {
   std::string seen;
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
   while (std::chrono::steady_clock::now() < deadline) {
     const size_t at = seen.find(marker);
-    if (at != std::string::npos && seen.find('\n', at) != std::string::npos) break;
+    if (at != std::string::npos &&
+        (until == Until::kMarker || seen.find('\n', at) != std::string::npos)) {
+      break;
+    }
     pollfd wait{fd, POLLIN, 0};
     if (::poll(&wait, 1, 100) <= 0) continue;
     char buffer[256];
@@ -68,10 +73,10 @@ std::string LineTypedUnder(const char* lang, const std::string& typed) {
     ::_exit(0);
   }
   // Typed once the editor shows its prompt, as a person would.
-  ReadUntilLineAfter(terminal, "> ");
+  ReadUntil(terminal, "> ", Until::kMarker);
   const std::string keys = typed + "\r";
   EXPECT_EQ(::write(terminal, keys.data(), keys.size()), static_cast<ssize_t>(keys.size()));
-  const std::string shown = ReadUntilLineAfter(terminal, "LINE=");
+  const std::string shown = ReadUntil(terminal, "LINE=", Until::kLineAfterMarker);
   ::close(terminal);
   int status = 0;
   ::waitpid(pid, &status, 0);
@@ -91,8 +96,18 @@ TEST(LineEditorTest, NonAsciiTextArrivesWholeUnderTheCLocale) {
 TEST(LineEditorTest, NonAsciiTextArrivesWholeUnderAUtf8Locale) {
   const std::string typed =
       "'\xc2\xb0"
-      "C'";
+      "C \xf0\x9f\x8c\xa1'";  // two- and four-byte characters
   EXPECT_EQ(LineTypedUnder("C.UTF-8", typed), Hex(typed));
+}
+
+// A byte that starts no UTF-8 character is shown as U+FFFD, as a UTF-8
+// terminal shows it, and the text around it arrives whole.
+TEST(LineEditorTest, AMalformedByteArrivesAsTheReplacementCharacter) {
+  EXPECT_EQ(LineTypedUnder("C.UTF-8",
+                           "'a\xff"
+                           "b'"),
+            Hex("'a\xef\xbf\xbd"
+                "b'"));
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
+#include <iostream>
 #include <sstream>
 #include <string>
 
@@ -41,6 +42,9 @@ class ShellTerminalTest : public ::testing::Test {
   }
 
   void TearDown() override {
+    // What the terminal showed from the start, to tell a lost key from a
+    // wrong answer.
+    if (HasFailure()) std::cerr << "The terminal showed:\n" << transcript_ << "\n";
     if (pid_ > 0) {
       if (!exited_) ::kill(pid_, SIGKILL);
       ::waitpid(pid_, nullptr, 0);
@@ -60,6 +64,7 @@ class ShellTerminalTest : public ::testing::Test {
       const ssize_t n = ::read(terminal_, buffer, sizeof(buffer));
       if (n <= 0) break;
       seen.append(buffer, static_cast<size_t>(n));
+      transcript_.append(buffer, static_cast<size_t>(n));
     }
     return seen;
   }
@@ -118,6 +123,7 @@ class ShellTerminalTest : public ::testing::Test {
   int terminal_ = -1;
   bool exited_ = false;
   std::string seen_;
+  std::string transcript_;
 };
 
 TEST_F(ShellTerminalTest, BannerNamesTheDirectoryAndClockAndWarnsOfANewOne) {
