@@ -26,6 +26,13 @@ export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache}
 # Clones at different paths share cache entries.
 export CCACHE_BASEDIR=$PWD CCACHE_NOHASHDIR=true
 jobs=$(nproc)
+# Each step says how long it took (docs/RELIABILITY.md records them).
+step_began=$SECONDS
+step_done() {
+  echo "== $1 took $((SECONDS - step_began)) s"
+  step_began=$SECONDS
+}
+step_done "Installing what is missing"
 build_independent='^(lint|format|lab_report_render)$'
 
 if [ "${CASSETTE_TEST_RELEASE:-1}" != 0 ]; then
@@ -33,7 +40,9 @@ if [ "${CASSETTE_TEST_RELEASE:-1}" != 0 ]; then
   echo "== Release build ($release, $(c++ --version | head -n 1))"
   cmake -S . -B "$release" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCASSETTE_BUILD_BENCH=OFF > /dev/null
   ninja -C "$release" -j"$jobs"
+  step_done "The Release build"
   (cd "$release" && ctest --output-on-failure -j"$jobs" --timeout 600 -E "$build_independent")
+  step_done "The Release tests"
 fi
 
 build=${CASSETTE_TEST_BUILD_DIR:-build-asan}
@@ -44,10 +53,12 @@ cmake -S . -B "$build" -G Ninja -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER
   -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1" -DCASSETTE_SANITIZE=ON \
   -DCASSETTE_BUILD_BENCH=OFF > /dev/null
 ninja -C "$build" -j"$jobs"
+step_done "The sanitizer build"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
 CASSETTE_FUZZ_SECONDS=${CASSETTE_FUZZ_SECONDS:-10} bash scripts/fuzz.sh
+step_done "Fuzzing"
 
 if [ "${CASSETTE_TEST_TSAN:-1}" != 0 ]; then
   tsan=${CASSETTE_TSAN_BUILD_DIR:-build-tsan}
@@ -58,6 +69,7 @@ if [ "${CASSETTE_TEST_TSAN:-1}" != 0 ]; then
   ninja -C "$tsan" -j"$jobs" concurrency_tests
   TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 "$tsan/tests/concurrency_tests" \
     --gtest_brief=1
+  step_done "ThreadSanitizer"
 fi
 
 cd "$build"
