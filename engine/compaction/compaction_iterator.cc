@@ -5,6 +5,7 @@
 
 #include "engine/compaction/compaction_range_tombstones.h"
 #include "engine/mutation/expiry.h"
+#include "engine/mutation/range_tombstone_coverage.h"
 #include "engine/mutation/reconcile.h"
 
 namespace cassette {
@@ -166,17 +167,21 @@ class PartitionPurger {
 class CompactedRowIterator final : public RowIterator {
  public:
   CompactedRowIterator(std::unique_ptr<RowIterator> merged, const DeletionTime& partition_deletion,
-                       CoveringRangeTombstones covering, bool has_range_tombstones,
-                       PartitionPurger purger, int64_t now_sec, CompactionIteratorStats* stats)
+                       RangeTombstoneCoverage coverage, PartitionPurger purger, int64_t now_sec,
+                       CompactionIteratorStats* stats)
       : merged_(std::move(merged)),
         partition_deletion_(partition_deletion),
-        covering_(std::move(covering)),
-        has_range_tombstones_(has_range_tombstones),
+        coverage_(std::move(coverage)),
+        covering_(coverage_, /*reversed=*/false),
+        has_range_tombstones_(!coverage_.empty()),
         purger_(std::move(purger)),
         now_sec_(now_sec),
         stats_(stats) {
     Seek();
   }
+  // covering_ points into coverage_.
+  CompactedRowIterator(const CompactedRowIterator&) = delete;
+  CompactedRowIterator& operator=(const CompactedRowIterator&) = delete;
   bool Valid() const override { return valid_; }
   const Row& row() const override { return changed_ ? current_ : merged_->row(); }
   void Next() override {
@@ -229,7 +234,8 @@ class CompactedRowIterator final : public RowIterator {
 
   std::unique_ptr<RowIterator> merged_;
   DeletionTime partition_deletion_;
-  CoveringRangeTombstones covering_;
+  RangeTombstoneCoverage coverage_;
+  RangeTombstoneCoverage::Cursor covering_;
   bool has_range_tombstones_;
   PartitionPurger purger_;
   int64_t now_sec_;
@@ -283,8 +289,7 @@ void CompactionIterator::SeekNonEmpty() {
     if (!out.static_row.IsEmpty() && purger.CompactRow(&out.static_row, partition_deletion)) {
       out.static_row = Row{};
     }
-    CoveringRangeTombstones covering(tombstones);
-    const bool has_range_tombstones = !tombstones.empty();
+    RangeTombstoneCoverage coverage(tombstones, partition_deletion);
     if (purger.Purgeable(partition_deletion)) {
       ++stats_.partition_deletions_purged;
     } else {
@@ -300,8 +305,8 @@ void CompactionIterator::SeekNonEmpty() {
     std::unique_ptr<RowIterator> rows = std::move(in.rows);
     if (rows == nullptr) rows = std::make_unique<VectorRowIterator>(std::vector<Row>{});
     out.rows = std::make_unique<CompactedRowIterator>(std::move(rows), partition_deletion,
-                                                      std::move(covering), has_range_tombstones,
-                                                      std::move(purger), now_sec_, &stats_);
+                                                      std::move(coverage), std::move(purger),
+                                                      now_sec_, &stats_);
     if (out.rows->Valid() || !out.partition_deletion.IsLive() || !out.static_row.IsEmpty() ||
         !out.range_tombstones.empty()) {
       ++stats_.partitions_written;

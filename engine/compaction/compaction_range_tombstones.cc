@@ -69,29 +69,4 @@ std::vector<RangeTombstone> NormalizeRangeTombstones(std::vector<RangeTombstone>
   return out;
 }
 
-CoveringRangeTombstones::CoveringRangeTombstones(const std::vector<RangeTombstone>& tombstones) {
-  by_start_.reserve(tombstones.size());
-  for (const RangeTombstone& rt : tombstones) {
-    ClusteringInterval iv = ClusteringInterval::FromRange(rt.range);
-    if (iv.empty || rt.deletion.IsLive()) continue;
-    by_start_.push_back({std::move(iv), rt.deletion});
-  }
-  std::stable_sort(by_start_.begin(), by_start_.end(),
-                   [](const Entry& a, const Entry& b) { return a.interval.lo < b.interval.lo; });
-}
-
-DeletionTime CoveringRangeTombstones::Covering(std::string_view clustering) {
-  while (next_ < by_start_.size() && by_start_[next_].interval.AtOrAfterStart(clustering)) {
-    open_.push_back(next_++);
-  }
-  // Rows only move forward: a tombstone that ended before this row covers
-  // no later one either.
-  std::erase_if(open_, [&](size_t i) { return !by_start_[i].interval.BeforeEnd(clustering); });
-  DeletionTime strongest;
-  for (size_t i : open_) {
-    if (by_start_[i].deletion.Supersedes(strongest)) strongest = by_start_[i].deletion;
-  }
-  return strongest;
-}
-
 }  // namespace cassette

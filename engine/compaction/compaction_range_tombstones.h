@@ -1,15 +1,14 @@
-// The range tombstones of one merged partition, as compaction needs them.
+// The range tombstones of one merged partition, as compaction writes them.
 // Inputs contribute theirs concatenated (the same DELETE flushed twice, one
 // range deleted again later, a slice inside a wider one), so compaction
-// first drops those that can no longer shadow anything on their own, then
-// walks the partition's rows in clustering order asking which deletion
-// covers each row.
+// first drops those that can no longer shadow anything on their own. Which
+// deletion covers each row is RangeTombstoneCoverage's answer
+// (engine/mutation/), the one reads use.
 //
 // Thread-compatible.
 #pragma once
 
 #include <cstdint>
-#include <string_view>
 #include <vector>
 
 #include "engine/mutation/clustering_interval.h"
@@ -30,24 +29,5 @@ inline constexpr size_t kMaxContainmentCheck = 1024;
 std::vector<RangeTombstone> NormalizeRangeTombstones(std::vector<RangeTombstone> tombstones,
                                                      const DeletionTime& partition_deletion,
                                                      uint64_t* dropped);
-
-// Answers, for rows passed in ascending clustering order, the strongest
-// range tombstone deletion covering the row (Live when none).
-class CoveringRangeTombstones {
- public:
-  explicit CoveringRangeTombstones(const std::vector<RangeTombstone>& tombstones);
-
-  // REQUIRES: clusterings passed in ascending order.
-  DeletionTime Covering(std::string_view clustering);
-
- private:
-  struct Entry {
-    ClusteringInterval interval;
-    DeletionTime deletion;
-  };
-  std::vector<Entry> by_start_;  // sorted by interval.lo
-  size_t next_ = 0;              // first entry not yet opened
-  std::vector<size_t> open_;     // started at or before the last row
-};
 
 }  // namespace cassette

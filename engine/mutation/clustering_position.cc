@@ -1,4 +1,4 @@
-#include "engine/read/clustering_position.h"
+#include "engine/mutation/clustering_position.h"
 
 #include <algorithm>
 

@@ -46,30 +46,5 @@ TEST(NormalizeRangeTombstones, UnboundedEndsContainBoundedOnes) {
   EXPECT_EQ(out[1], open_end);
 }
 
-TEST(CoveringRangeTombstones, StrongestCoveringDeletionRowByRow) {
-  CoveringRangeTombstones covering(
-      {Rt(5, 8, Del(30, 1)), Rt(1, 6, Del(20, 1)), Rt(7, 9, Del(10, 1), /*hi_inclusive=*/false)});
-  EXPECT_TRUE(covering.Covering(Ck(0)).IsLive());
-  EXPECT_EQ(covering.Covering(Ck(1)), Del(20, 1));
-  EXPECT_EQ(covering.Covering(Ck(4)), Del(20, 1));
-  EXPECT_EQ(covering.Covering(Ck(5)), Del(30, 1));
-  EXPECT_EQ(covering.Covering(Ck(8)), Del(30, 1));
-  // [7, 9) stops short of 9.
-  EXPECT_TRUE(covering.Covering(Ck(9)).IsLive());
-  EXPECT_TRUE(covering.Covering(Ck(100)).IsLive());
-}
-
-TEST(CoveringRangeTombstones, PrefixBoundsCoverEveryRowStartingWithThePrefix) {
-  RangeTombstone prefix;
-  prefix.range.start = Bound{Ck(2), true};
-  prefix.range.end = Bound{Ck(2), true};
-  prefix.deletion = Del(5, 1);
-  CoveringRangeTombstones covering({prefix});
-  EXPECT_TRUE(covering.Covering(Ck(1) + Ck(9)).IsLive());
-  EXPECT_EQ(covering.Covering(Ck(2) + Ck(0)), Del(5, 1));
-  EXPECT_EQ(covering.Covering(Ck(2) + Ck(7)), Del(5, 1));
-  EXPECT_TRUE(covering.Covering(Ck(3) + Ck(0)).IsLive());
-}
-
 }  // namespace
 }  // namespace cassette
