@@ -178,7 +178,7 @@ const MergeInputs& GetMergeInputs(int inputs) {
 std::vector<std::unique_ptr<PartitionIterator>> Scanners(const MergeInputs& in) {
   std::vector<std::unique_ptr<PartitionIterator>> scanners;
   for (const auto& reader : in.readers)
-    scanners.push_back(reader->NewScanner(TokenRange{}, nullptr));
+    scanners.push_back(reader->NewScanner(TokenInterval::All(), nullptr));
   return scanners;
 }
 

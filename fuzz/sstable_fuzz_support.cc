@@ -56,8 +56,8 @@ Status ReadOne(const SSTableReader& reader, const DecoratedKey& key) {
                               Bound{sstable_test::Be32(25), false}};
   for (const ClusteringRange& range : {ClusteringRange::All(), slice}) {
     for (bool reversed : {false, true}) {
-      ReadStats stats;
-      auto content = reader.ReadPartition(key, range, reversed, &stats);
+      int64_t blocks_read = 0;
+      auto content = reader.ReadPartition(key, range, reversed, &blocks_read);
       if (!content.ok()) return content.status();
       if (!content->has_value()) continue;
       CASSETTE_RETURN_IF_ERROR(Drain((*content)->rows.get()));
@@ -72,7 +72,7 @@ Status ReadEverything(const SSTableReader& reader, const std::vector<PartitionUp
   std::set<DecoratedKey> lookups;
   for (const PartitionUpdate& p : keys) lookups.insert(p.key);
   {
-    auto scanner = reader.NewScanner(TokenRange{}, nullptr);
+    auto scanner = reader.NewScanner(TokenInterval::All(), nullptr);
     for (; scanner->Valid(); scanner->Next()) {
       if (lookups.size() < 64) lookups.insert(scanner->partition().key);
       CASSETTE_RETURN_IF_ERROR(Drain(scanner->partition().rows.get()));
@@ -84,10 +84,8 @@ Status ReadEverything(const SSTableReader& reader, const std::vector<PartitionUp
     lookups.insert(reader.stats().last_key);
   }
   for (const DecoratedKey& key : lookups) CASSETTE_RETURN_IF_ERROR(ReadOne(reader, key));
-  TokenRange part;
-  part.start = -(int64_t{1} << 62);
-  part.end = int64_t{1} << 62;
-  part.start_inclusive = false;
+  // A part of the ring, its first token excluded.
+  const TokenInterval part{-(int64_t{1} << 62) + 1, int64_t{1} << 62};
   auto scanner = reader.NewScanner(part, nullptr);
   for (; scanner->Valid(); scanner->Next()) {
     CASSETTE_RETURN_IF_ERROR(Drain(scanner->partition().rows.get()));

@@ -195,7 +195,7 @@ Status VerifyIndexAgainstData(const SSTableReader& reader) {
                                  " bytes of data, the data stream holds " +
                                  std::to_string(reader.stats().uncompressed_size));
   }
-  std::unique_ptr<PartitionIterator> scanner = reader.NewScanner(TokenRange{}, nullptr);
+  std::unique_ptr<PartitionIterator> scanner = reader.NewScanner(TokenInterval::All(), nullptr);
   size_t i = 0;
   for (; scanner->Valid(); scanner->Next(), ++i) {
     PartitionContent& content = scanner->partition();

@@ -277,7 +277,7 @@ int RunDump(const SSTableSettings& settings, std::shared_ptr<FileSystem> fs, std
     out << "]\n";
     return 0;
   }
-  std::unique_ptr<PartitionIterator> scanner = (*reader)->NewScanner(TokenRange{}, nullptr);
+  std::unique_ptr<PartitionIterator> scanner = (*reader)->NewScanner(TokenInterval::All(), nullptr);
   out << "[";
   bool first = true;
   for (; scanner->Valid(); scanner->Next()) {

@@ -527,7 +527,7 @@ Result<std::vector<Table::LiveSSTable>> DatabaseImpl::WriteCompactionOutputs(
   std::vector<const SSTableStats*> input_stats;
   uint64_t input_bytes = 0;
   for (const Table::LiveSSTable& input : inputs) {
-    std::optional<TokenRange> covered = CoveredRange(range, input.start_after_token);
+    std::optional<TokenInterval> covered = CoveredRange(range, input.start_after_token);
     if (!covered) continue;
     scanners.push_back(input.reader->NewScanner(*covered, nullptr));
     input_stats.push_back(&input.reader->stats());

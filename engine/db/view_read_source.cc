@@ -7,20 +7,15 @@
 
 namespace cassette {
 
-std::optional<TokenRange> CoveredRange(const TokenRange& range,
-                                       std::optional<int64_t> start_after_token) {
-  if (!start_after_token) return range;
-  TokenRange covered = range;
-  if (covered.start < *start_after_token ||
-      (covered.start == *start_after_token && covered.start_inclusive)) {
-    covered.start = *start_after_token;
-    covered.start_inclusive = false;
-  }
-  if (covered.end < covered.start || (covered.end == covered.start && !covered.end_inclusive) ||
-      (covered.end == covered.start && !covered.start_inclusive)) {
-    return std::nullopt;
-  }
-  return covered;
+std::optional<TokenInterval> CoveredRange(const TokenRange& range,
+                                          std::optional<int64_t> start_after_token) {
+  std::optional<TokenInterval> tokens =
+      TokenInterval::Of(range.start, range.start_inclusive, range.end, range.end_inclusive);
+  if (!tokens || !start_after_token) return tokens;
+  if (*start_after_token == INT64_MAX) return std::nullopt;
+  tokens->first = std::max(tokens->first, *start_after_token + 1);
+  if (tokens->first > tokens->last) return std::nullopt;
+  return tokens;
 }
 
 namespace {
@@ -103,8 +98,9 @@ Result<std::vector<PartitionContent>> ViewReadSource::ReadPartition(const Decora
       // Covers is no skip: the tokens it excludes are in newer files.
       if (!sstable->Covers(key.token)) continue;
       ++stats->sstables_read;
-      CASSETTE_ASSIGN_OR_RETURN(std::optional<PartitionContent> content,
-                                sstable->reader->ReadPartition(key, range, reversed, stats));
+      CASSETTE_ASSIGN_OR_RETURN(
+          std::optional<PartitionContent> content,
+          sstable->reader->ReadPartition(key, range, reversed, &stats->blocks_read));
       if (content) note(std::move(*content));
       continue;
     }
@@ -135,8 +131,9 @@ Result<std::vector<PartitionContent>> ViewReadSource::ReadPartition(const Decora
            stats]() -> Result<std::unique_ptr<RowIterator>> {
             --stats->sstables_skipped;
             ++stats->sstables_read;
-            CASSETTE_ASSIGN_OR_RETURN(std::optional<PartitionContent> content,
-                                      reader->ReadPartition(key, range, reversed, stats));
+            CASSETTE_ASSIGN_OR_RETURN(
+                std::optional<PartitionContent> content,
+                reader->ReadPartition(key, range, reversed, &stats->blocks_read));
             if (!content) return std::unique_ptr<RowIterator>();
             if (!content->partition_deletion.IsLive() || !content->static_row.IsEmpty() ||
                 !content->range_tombstones.empty()) {
@@ -150,8 +147,9 @@ Result<std::vector<PartitionContent>> ViewReadSource::ReadPartition(const Decora
       continue;
     }
     ++stats->sstables_read;
-    CASSETTE_ASSIGN_OR_RETURN(std::optional<PartitionContent> content,
-                              sstable->reader->ReadPartition(key, range, reversed, stats));
+    CASSETTE_ASSIGN_OR_RETURN(
+        std::optional<PartitionContent> content,
+        sstable->reader->ReadPartition(key, range, reversed, &stats->blocks_read));
     if (content) note(std::move(*content));
   }
   CASSETTE_RETURN_IF_ERROR(OpenLeadingDeferred(reversed, &contents));
@@ -161,12 +159,13 @@ Result<std::vector<PartitionContent>> ViewReadSource::ReadPartition(const Decora
 Result<std::vector<std::unique_ptr<PartitionIterator>>> ViewReadSource::ScanPartitions(
     const TokenRange& range, ReadStats* stats) {
   std::vector<std::unique_ptr<PartitionIterator>> iterators;
+  const std::optional<TokenInterval> tokens = CoveredRange(range, std::nullopt);
   for (const auto& memtable : {view_->active, view_->flushing}) {
-    if (memtable) iterators.push_back(memtable->NewIterator(range));
+    if (memtable && tokens) iterators.push_back(memtable->NewIterator(*tokens));
   }
   for (const auto& sstable : view_->sstables) {
-    std::optional<TokenRange> covered = CoveredRange(range, sstable.start_after_token);
-    if (covered) iterators.push_back(sstable.reader->NewScanner(*covered, stats));
+    std::optional<TokenInterval> covered = CoveredRange(range, sstable.start_after_token);
+    if (covered) iterators.push_back(sstable.reader->NewScanner(*covered, &stats->blocks_read));
   }
   return iterators;
 }

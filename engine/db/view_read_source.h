@@ -9,15 +9,19 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 
+#include "cassette/query.h"
 #include "engine/db/table.h"
+#include "engine/mutation/token_interval.h"
+#include "engine/read/read_source.h"
 
 namespace cassette {
 
-// `range` without the tokens at or below `start_after_token` (a partially
-// released compaction input); nullopt when nothing is left.
-std::optional<TokenRange> CoveredRange(const TokenRange& range,
-                                       std::optional<int64_t> start_after_token);
+// The tokens of `range` above `start_after_token` (a partially released
+// compaction input), as the sources scan them; nullopt when none is left.
+std::optional<TokenInterval> CoveredRange(const TokenRange& range,
+                                          std::optional<int64_t> start_after_token);
 
 // For tests only (tests/db/sstable_skip_pairing_test.cc): while false,
 // ReadPartition reads every SSTable that covers the key, skipping none by

@@ -86,12 +86,12 @@ std::optional<PartitionContent> Memtable::ReadPartition(const DecoratedKey& key,
   return partition->Read(snapshot, range, reversed);
 }
 
-std::unique_ptr<PartitionIterator> Memtable::NewIterator(const TokenRange& range) const {
-  return std::make_unique<MemtablePartitionIterator>(&partitions_, Snapshot(), range);
+std::unique_ptr<PartitionIterator> Memtable::NewIterator(const TokenInterval& tokens) const {
+  return std::make_unique<MemtablePartitionIterator>(&partitions_, Snapshot(), tokens);
 }
 
 std::unique_ptr<PartitionIterator> Memtable::NewIterator() const {
-  return NewIterator(TokenRange{});
+  return NewIterator(TokenInterval::All());
 }
 
 }  // namespace cassette

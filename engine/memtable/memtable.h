@@ -29,7 +29,6 @@
 #include <string>
 #include <unordered_map>
 
-#include "cassette/query.h"
 #include "engine/memtable/memtable_arena.h"
 #include "engine/memtable/memtable_partition_list.h"
 #include "engine/memtable/memtable_stats.h"
@@ -37,6 +36,7 @@
 #include "engine/mutation/partition_update.h"
 #include "engine/mutation/plain_row.h"
 #include "engine/mutation/row_codec.h"
+#include "engine/mutation/token_interval.h"
 
 namespace cassette {
 
@@ -76,7 +76,7 @@ class Memtable {
 
   // Partitions within the token range, in partition order, full content,
   // forward; a snapshot as of the call.
-  std::unique_ptr<PartitionIterator> NewIterator(const TokenRange& range) const;
+  std::unique_ptr<PartitionIterator> NewIterator(const TokenInterval& tokens) const;
   // Every partition (flush).
   std::unique_ptr<PartitionIterator> NewIterator() const;
 

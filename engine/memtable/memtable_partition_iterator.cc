@@ -5,10 +5,10 @@
 namespace cassette {
 
 MemtablePartitionIterator::MemtablePartitionIterator(const MemtablePartitionList* partitions,
-                                                     uint64_t snapshot, const TokenRange& range)
-    : it_(partitions), snapshot_(snapshot), range_(range) {
+                                                     uint64_t snapshot, const TokenInterval& tokens)
+    : it_(partitions), snapshot_(snapshot), tokens_(tokens) {
   // The empty key sorts first among keys of a token.
-  it_.Seek(PartitionLookup{range_.start, {}});
+  it_.Seek(PartitionLookup{tokens_.first, {}});
   Settle();
 }
 
@@ -23,8 +23,7 @@ void MemtablePartitionIterator::Settle() {
   content_ = PartitionContent{};
   for (; it_.Valid(); it_.Next()) {
     const MemtablePartition* p = it_.key();
-    if (p->token() > range_.end || (p->token() == range_.end && !range_.end_inclusive)) return;
-    if (p->token() == range_.start && !range_.start_inclusive) continue;
+    if (p->token() > tokens_.last) return;
     if (p->created_seq() > snapshot_) continue;
     content_ = p->Read(snapshot_, ClusteringRange::All(), /*reversed=*/false);
     valid_ = true;

@@ -5,18 +5,17 @@
 
 #include <cstdint>
 
-#include "cassette/query.h"
 #include "engine/memtable/memtable_partition_list.h"
 #include "engine/mutation/partition_source.h"
+#include "engine/mutation/token_interval.h"
 
 namespace cassette {
 
 class MemtablePartitionIterator final : public PartitionIterator {
  public:
-  // A range whose start lies after its end selects nothing (ranges do not
-  // wrap around the ring here; callers split a wrapping range).
+  // Ranges do not wrap around the ring here; callers split a wrapping one.
   MemtablePartitionIterator(const MemtablePartitionList* partitions, uint64_t snapshot,
-                            const TokenRange& range);
+                            const TokenInterval& tokens);
 
   bool Valid() const override { return valid_; }
   PartitionContent& partition() override { return content_; }
@@ -30,7 +29,7 @@ class MemtablePartitionIterator final : public PartitionIterator {
 
   MemtablePartitionList::Iterator it_;
   uint64_t snapshot_;
-  TokenRange range_;
+  TokenInterval tokens_;
   bool valid_ = false;
   PartitionContent content_;
 };

@@ -12,7 +12,6 @@
 #include <string_view>
 #include <vector>
 
-#include "cassette/query.h"
 #include "cassette/status.h"
 #include "engine/mutation/partition_update.h"
 #include "engine/mutation/row_codec.h"

@@ -9,8 +9,8 @@ namespace {
 constexpr size_t kFreeSlots = 2;
 }  // namespace
 
-DataCursor::DataCursor(const BlockFetcher* fetcher, ReadStats* stats)
-    : fetcher_(fetcher), stats_(stats) {}
+DataCursor::DataCursor(const BlockFetcher* fetcher, int64_t* blocks_read)
+    : fetcher_(fetcher), blocks_read_(blocks_read) {}
 
 Result<const std::string*> DataCursor::ChunkAt(uint64_t pos, uint64_t* offset) {
   if (pos >= fetcher_->data_size()) {
@@ -28,7 +28,7 @@ Result<const std::string*> DataCursor::ChunkAt(uint64_t pos, uint64_t* offset) {
   }
   if (slot == nullptr) {
     CASSETTE_ASSIGN_OR_RETURN(BlockRef data, fetcher_->Chunk(index));
-    if (stats_ != nullptr) ++stats_->blocks_read;
+    if (blocks_read_ != nullptr) ++*blocks_read_;
     // Evict the least recently used unretained chunk once kFreeSlots of
     // them are loaded.
     size_t unretained = 0;

@@ -4,7 +4,7 @@
 // step back into the previous chunk), plus every chunk of a span the caller
 // asked it to retain. Chunks are the block cache's shared buffers, never
 // copied: reads inside one chunk return views into it. Every chunk it loads
-// counts in stats->blocks_read. Not thread-safe: one per read.
+// counts once in *blocks_read. Not thread-safe: one per read.
 #pragma once
 
 #include <algorithm>
@@ -13,7 +13,6 @@
 #include <string_view>
 #include <vector>
 
-#include "cassette/query.h"
 #include "cassette/status.h"
 #include "engine/sstable/block_fetcher.h"
 #include "engine/util/coding.h"
@@ -22,8 +21,8 @@ namespace cassette {
 
 class DataCursor {
  public:
-  // `fetcher` must outlive the cursor; `stats` may be null.
-  DataCursor(const BlockFetcher* fetcher, ReadStats* stats);
+  // `fetcher` must outlive the cursor; `blocks_read` may be null.
+  DataCursor(const BlockFetcher* fetcher, int64_t* blocks_read);
 
   void Seek(uint64_t position) { pos_ = position; }
   uint64_t position() const { return pos_; }
@@ -90,7 +89,7 @@ class DataCursor {
   bool Retained(uint64_t index) const { return index - retain_first_ < retain_count_; }
 
   const BlockFetcher* fetcher_;
-  ReadStats* stats_;
+  int64_t* blocks_read_;
   uint64_t pos_ = 0;
   // The chunk used last: its bytes and its stream span [cur_begin_, cur_end_).
   const char* cur_data_ = nullptr;

@@ -193,21 +193,21 @@ Result<PartitionContent> SSTableReader::ReadContent(
 Result<std::optional<PartitionContent>> SSTableReader::ReadPartition(const DecoratedKey& key,
                                                                      const ClusteringRange& range,
                                                                      bool reversed,
-                                                                     ReadStats* stats) const {
+                                                                     int64_t* blocks_read) const {
   if (!MayContainKey(key)) return std::optional<PartitionContent>();
   BlockRef block;
   PartitionIndexEntry entry;
   CASSETTE_ASSIGN_OR_RETURN(bool found, FindEntry(key.SortKey(), &block, &entry));
   if (!found) return std::optional<PartitionContent>();
-  auto cursor = std::make_shared<DataCursor>(fetcher_.get(), stats);
+  auto cursor = std::make_shared<DataCursor>(fetcher_.get(), blocks_read);
   CASSETTE_ASSIGN_OR_RETURN(PartitionContent content,
                             ReadContent(entry, block, range, reversed, cursor));
   return std::optional<PartitionContent>(std::move(content));
 }
 
-std::unique_ptr<PartitionIterator> SSTableReader::NewScanner(const TokenRange& range,
-                                                             ReadStats* stats) const {
-  return std::make_unique<SSTableScanner>(shared_from_this(), range, stats);
+std::unique_ptr<PartitionIterator> SSTableReader::NewScanner(const TokenInterval& tokens,
+                                                             int64_t* blocks_read) const {
+  return std::make_unique<SSTableScanner>(shared_from_this(), tokens, blocks_read);
 }
 
 }  // namespace cassette

@@ -14,9 +14,9 @@
 #include <string>
 
 #include "cassette/file_system.h"
-#include "cassette/query.h"
 #include "cassette/status.h"
 #include "engine/mutation/partition_source.h"
+#include "engine/mutation/token_interval.h"
 #include "engine/sstable/block_cache.h"
 #include "engine/sstable/block_fetcher.h"
 #include "engine/sstable/bloom_filter.h"
@@ -49,17 +49,18 @@ class SSTableReader : public std::enable_shared_from_this<SSTableReader> {
   // `range`. The row iterator reads data chunks lazily, only those
   // holding rows of the range, in clustering order or reversed. Each data
   // chunk the read loads (from the block cache or the file) counts once in
-  // stats->blocks_read; index blocks and row index nodes do not (their
-  // count per read is bounded by the tree depth). `stats` (may be null)
-  // must outlive the returned row iterator.
+  // *blocks_read; index blocks and row index nodes do not (their count per
+  // read is bounded by the tree depth). `blocks_read` (may be null) must
+  // outlive the returned row iterator.
   Result<std::optional<PartitionContent>> ReadPartition(const DecoratedKey& key,
                                                         const ClusteringRange& range, bool reversed,
-                                                        ReadStats* stats) const;
+                                                        int64_t* blocks_read) const;
 
-  // Every partition whose token is in `range`, in partition order, each
+  // Every partition whose token is in `tokens`, in partition order, each
   // with its whole content forward; rows are decoded only when iterated.
-  // `stats` (may be null) must outlive the scanner.
-  std::unique_ptr<PartitionIterator> NewScanner(const TokenRange& range, ReadStats* stats) const;
+  // `blocks_read` (may be null) must outlive the scanner.
+  std::unique_ptr<PartitionIterator> NewScanner(const TokenInterval& tokens,
+                                                int64_t* blocks_read) const;
 
   // Re-reads and checks every section, index block, row index node and
   // data chunk (bypassing the cache).

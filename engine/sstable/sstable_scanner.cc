@@ -5,28 +5,12 @@
 
 namespace cassette {
 
-SSTableScanner::SSTableScanner(std::shared_ptr<const SSTableReader> reader, const TokenRange& range,
-                               ReadStats* stats)
+SSTableScanner::SSTableScanner(std::shared_ptr<const SSTableReader> reader,
+                               const TokenInterval& tokens, int64_t* blocks_read)
     : reader_(std::move(reader)),
-      range_(range),
-      cursor_(std::make_shared<DataCursor>(&reader_->fetcher(), stats)) {
-  int64_t first = range_.start;
-  if (!range_.start_inclusive) {
-    if (first == INT64_MAX) {
-      done_ = true;
-    } else {
-      ++first;
-    }
-  }
-  if (range_.start > range_.end ||
-      (range_.start == range_.end && !(range_.start_inclusive && range_.end_inclusive))) {
-    done_ = true;
-  }
-  if (!done_) {
-    range_.start = first;
-    range_.start_inclusive = true;
-    next_block_ = reader_->summary().FirstBlockAtOrAfter(TokenSortKeyPrefix(first));
-  }
+      tokens_(tokens),
+      cursor_(std::make_shared<DataCursor>(&reader_->fetcher(), blocks_read)) {
+  next_block_ = reader_->summary().FirstBlockAtOrAfter(TokenSortKeyPrefix(tokens_.first));
   Next();
 }
 
@@ -60,8 +44,8 @@ Status SSTableScanner::Advance() {
     }
     int64_t token;
     SortKeyToken(entry.sort_key, &token);  // entries hold at least 8 bytes
-    if (token < range_.start) continue;
-    if (token > range_.end || (token == range_.end && !range_.end_inclusive)) {
+    if (token < tokens_.first) continue;
+    if (token > tokens_.last) {
       done_ = true;
       return Status::OK();
     }

@@ -8,8 +8,8 @@
 
 #include <memory>
 
-#include "cassette/query.h"
 #include "engine/mutation/partition_source.h"
+#include "engine/mutation/token_interval.h"
 #include "engine/sstable/block_cache.h"
 #include "engine/sstable/data_cursor.h"
 
@@ -19,8 +19,9 @@ class SSTableReader;
 
 class SSTableScanner final : public PartitionIterator {
  public:
-  SSTableScanner(std::shared_ptr<const SSTableReader> reader, const TokenRange& range,
-                 ReadStats* stats);
+  // `blocks_read` (may be null) counts the data chunks loaded.
+  SSTableScanner(std::shared_ptr<const SSTableReader> reader, const TokenInterval& tokens,
+                 int64_t* blocks_read);
 
   bool Valid() const override { return valid_; }
   PartitionContent& partition() override { return current_; }
@@ -31,7 +32,7 @@ class SSTableScanner final : public PartitionIterator {
   Status Advance();
 
   std::shared_ptr<const SSTableReader> reader_;
-  TokenRange range_;
+  TokenInterval tokens_;
   std::shared_ptr<DataCursor> cursor_;
   bool done_ = false;
   size_t next_block_ = 0;

@@ -185,7 +185,7 @@ inline Result<std::vector<PartitionUpdate>> Drain(PartitionIterator* it) {
 
 inline Result<std::vector<PartitionUpdate>> ReadSSTable(FileSystem* fs, const std::string& path) {
   CASSETTE_ASSIGN_OR_RETURN(auto reader, SSTableReader::Open(fs, path));
-  std::unique_ptr<PartitionIterator> scanner = reader->NewScanner(TokenRange{}, nullptr);
+  std::unique_ptr<PartitionIterator> scanner = reader->NewScanner(TokenInterval::All(), nullptr);
   return Drain(scanner.get());
 }
 
@@ -213,7 +213,7 @@ inline std::string DumpSSTable(FileSystem* fs, const std::string& path) {
 inline std::vector<std::unique_ptr<PartitionIterator>> Scanners(
     const std::vector<std::shared_ptr<SSTableReader>>& inputs) {
   std::vector<std::unique_ptr<PartitionIterator>> out;
-  for (const auto& r : inputs) out.push_back(r->NewScanner(TokenRange{}, nullptr));
+  for (const auto& r : inputs) out.push_back(r->NewScanner(TokenInterval::All(), nullptr));
   return out;
 }
 

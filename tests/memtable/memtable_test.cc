@@ -234,8 +234,9 @@ TEST(MemtableTest, PartitionsInTokenOrder) {
         }
       }
       std::vector<DecoratedKey> got;
-      for (auto it = m.NewIterator(TokenRange{lo, start_incl, hi, end_incl}); it->Valid();
-           it->Next()) {
+      const std::optional<TokenInterval> tokens = TokenInterval::Of(lo, start_incl, hi, end_incl);
+      ASSERT_TRUE(tokens.has_value());
+      for (auto it = m.NewIterator(*tokens); it->Valid(); it->Next()) {
         got.push_back(it->partition().key);
       }
       EXPECT_EQ(got, expected) << start_incl << end_incl;
@@ -243,9 +244,9 @@ TEST(MemtableTest, PartitionsInTokenOrder) {
     }
   }
   // A start after the end selects nothing.
-  EXPECT_FALSE(m.NewIterator(TokenRange{hi, true, lo, true})->Valid());
+  EXPECT_FALSE(m.NewIterator(TokenInterval{hi, lo})->Valid());
   // A single token.
-  auto it = m.NewIterator(TokenRange{lo, true, lo, true});
+  auto it = m.NewIterator(TokenInterval{lo, lo});
   ASSERT_TRUE(it->Valid());
   EXPECT_EQ(it->partition().key, keys[50]);
   it->Next();
@@ -267,7 +268,7 @@ TEST(MemtableTest, SameTokenDistinctKeysAreDistinctPartitions) {
   EXPECT_EQ(m.partition_count(), 2u);
   EXPECT_EQ(ReadAll(m, a.key).rows, a.rows);
   EXPECT_EQ(ReadAll(m, b.key).rows, b.rows);
-  auto it = m.NewIterator(TokenRange{42, true, 42, true});
+  auto it = m.NewIterator(TokenInterval{42, 42});
   ASSERT_TRUE(it->Valid());
   EXPECT_EQ(it->partition().key, a.key);
   it->Next();

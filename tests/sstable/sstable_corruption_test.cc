@@ -68,7 +68,7 @@ class Corruption : public ::testing::Test {
         CASSETTE_RETURN_IF_ERROR((*content)->rows->status());
       }
     }
-    auto scanner = r.NewScanner(TokenRange{}, nullptr);
+    auto scanner = r.NewScanner(TokenInterval::All(), nullptr);
     for (; scanner->Valid(); scanner->Next()) {
       Drain(scanner->partition().rows.get());
       CASSETTE_RETURN_IF_ERROR(scanner->partition().rows->status());

@@ -135,7 +135,7 @@ TEST_P(SSTableFixture, EncodedRowsCopyIntoTheCurrentVersion) {
   options.encoding_stats = {1'600'000'000'000'000, 1'600'000'000, 1};
   auto writer = SSTableWriter::Create(mem.get(), "/copy.sst", options);
   ASSERT_TRUE(writer.ok());
-  SSTableScanner scanner(*reader, TokenRange{}, nullptr);
+  SSTableScanner scanner(*reader, TokenInterval::All(), nullptr);
   uint64_t encoded_rows = 0;
   for (; scanner.Valid(); scanner.Next()) {
     PartitionContent& p = scanner.partition();

@@ -143,8 +143,9 @@ TEST_F(MillionRows, HundredRowSliceReadsFewBlocks) {
   for (uint32_t from : {0u, 123'456u, 500'000u, 999'900u}) {
     for (bool reversed : {false, true}) {
       fs_->Reset();
-      ReadStats stats;
-      auto content = (*reader)->ReadPartition(key, Between(from, from + 99), reversed, &stats);
+      int64_t blocks_read = 0;
+      auto content =
+          (*reader)->ReadPartition(key, Between(from, from + 99), reversed, &blocks_read);
       ASSERT_TRUE(content.ok()) << content.status().ToString();
       ASSERT_TRUE(content->has_value());
       std::vector<Row> rows = Drain((*content)->rows.get());
@@ -153,7 +154,7 @@ TEST_F(MillionRows, HundredRowSliceReadsFewBlocks) {
       EXPECT_EQ(rows.front(), SensorRow(reversed ? from + 99 : from));
       EXPECT_EQ(rows.back(), SensorRow(reversed ? from : from + 99));
       // Header chunk + at most three chunks around a 16 KiB row block.
-      EXPECT_LE(stats.blocks_read, 4) << "from " << from << " reversed " << reversed;
+      EXPECT_LE(blocks_read, 4) << "from " << from << " reversed " << reversed;
       // Every file read, index included: one partition index block, at
       // most two row index nodes per level walked, and the data chunks.
       EXPECT_LE(fs_->reads(), 8) << "from " << from << " reversed " << reversed;
@@ -166,16 +167,16 @@ TEST_F(MillionRows, NewestHundredRowsReversed) {
   BlockCache cache(4 << 20);
   auto reader = SSTableReader::Open(fs_, "/big.sst", &cache);
   ASSERT_TRUE(reader.ok());
-  ReadStats stats;
+  int64_t blocks_read = 0;
   auto content = (*reader)->ReadPartition(DecoratedKey::FromKey("sensor-1"), ClusteringRange::All(),
-                                          true, &stats);
+                                          true, &blocks_read);
   ASSERT_TRUE(content.ok() && content->has_value());
   RowIterator* it = (*content)->rows.get();
   for (uint32_t n = 0; n < 100; ++n, it->Next()) {
     ASSERT_TRUE(it->Valid());
     EXPECT_EQ(it->row(), SensorRow(kRows - 1 - n));
   }
-  EXPECT_LE(stats.blocks_read, 4);
+  EXPECT_LE(blocks_read, 4);
 }
 
 TEST_F(MillionRows, VerifyChecksumsWalksTheRowIndex) {
@@ -204,13 +205,13 @@ TEST(DeepRowIndex, TwoLevelTreeServesEverySlice) {
     const uint32_t from = static_cast<uint32_t>(rnd.Uniform(30000));
     const uint32_t to = std::min<uint32_t>(29999, from + static_cast<uint32_t>(rnd.Uniform(300)));
     for (bool reversed : {false, true}) {
-      ReadStats rs;
-      auto content = (*reader)->ReadPartition(p.key, Between(from, to), reversed, &rs);
+      int64_t blocks_read = 0;
+      auto content = (*reader)->ReadPartition(p.key, Between(from, to), reversed, &blocks_read);
       ASSERT_TRUE(content.ok() && content->has_value());
       std::vector<Row> rows = Drain((*content)->rows.get());
       ASSERT_TRUE((*content)->rows->status().ok()) << (*content)->rows->status().ToString();
       EXPECT_EQ(rows, sstable_test::Filter(p.rows, Between(from, to), reversed));
-      EXPECT_LE(rs.blocks_read, 2 + static_cast<int64_t>((to - from + 1) * 40 / 4096 + 2));
+      EXPECT_LE(blocks_read, 2 + static_cast<int64_t>((to - from + 1) * 40 / 4096 + 2));
     }
   }
   // The whole partition, both directions, walks every leaf across nodes.
@@ -240,24 +241,24 @@ TEST(WideRowIndexBlocks, EachChunkLoadsOnceInEitherDirection) {
   const auto chunks = static_cast<int64_t>((*reader)->fetcher().chunks().chunks.size());
   ASSERT_GT(chunks, 100);
   for (bool reversed : {false, true}) {
-    ReadStats stats;
-    auto content = (*reader)->ReadPartition(p.key, ClusteringRange::All(), reversed, &stats);
+    int64_t blocks_read = 0;
+    auto content = (*reader)->ReadPartition(p.key, ClusteringRange::All(), reversed, &blocks_read);
     ASSERT_TRUE(content.ok() && content->has_value());
     std::vector<Row> rows = Drain((*content)->rows.get());
     ASSERT_TRUE((*content)->rows->status().ok()) << (*content)->rows->status().ToString();
     EXPECT_EQ(rows, sstable_test::Filter(p.rows, ClusteringRange::All(), reversed));
-    EXPECT_GE(stats.blocks_read, chunks);
-    EXPECT_LE(stats.blocks_read, chunks + (reversed ? 1 : 0)) << "reversed " << reversed;
+    EXPECT_GE(blocks_read, chunks);
+    EXPECT_LE(blocks_read, chunks + (reversed ? 1 : 0)) << "reversed " << reversed;
   }
   // A reversed slice inside one block reads only that block's chunks.
-  ReadStats stats;
-  auto content = (*reader)->ReadPartition(p.key, Between(10'000, 10'099), true, &stats);
+  int64_t blocks_read = 0;
+  auto content = (*reader)->ReadPartition(p.key, Between(10'000, 10'099), true, &blocks_read);
   ASSERT_TRUE(content.ok() && content->has_value());
   std::vector<Row> rows = Drain((*content)->rows.get());
   ASSERT_EQ(rows.size(), 100u);
   EXPECT_EQ(rows.front(), SensorRow(10'099));
   // Header chunk + up to two 8 KiB blocks of 512-byte chunks.
-  EXPECT_LE(stats.blocks_read, 1 + 2 * (8192 / 512 + 2));
+  EXPECT_LE(blocks_read, 1 + 2 * (8192 / 512 + 2));
 }
 
 TEST(KeyOnlyScan, ReadsOnlyPartitionHeaders) {
@@ -279,19 +280,19 @@ TEST(KeyOnlyScan, ReadsOnlyPartitionHeaders) {
   ASSERT_TRUE(reader.ok());
   const int64_t chunks = static_cast<int64_t>((*reader)->fetcher().chunks().chunks.size());
 
-  ReadStats keys_only;
+  int64_t keys_only_blocks = 0;
   size_t n = 0;
-  auto scanner = (*reader)->NewScanner(TokenRange{}, &keys_only);
+  auto scanner = (*reader)->NewScanner(TokenInterval::All(), &keys_only_blocks);
   for (; scanner->Valid(); scanner->Next()) ++n;
   ASSERT_TRUE(scanner->status().ok());
   EXPECT_EQ(n, partitions.size());
-  EXPECT_LE(keys_only.blocks_read, 2 * static_cast<int64_t>(partitions.size()));
+  EXPECT_LE(keys_only_blocks, 2 * static_cast<int64_t>(partitions.size()));
 
-  ReadStats full;
-  scanner = (*reader)->NewScanner(TokenRange{}, &full);
+  int64_t full_blocks = 0;
+  scanner = (*reader)->NewScanner(TokenInterval::All(), &full_blocks);
   for (; scanner->Valid(); scanner->Next()) Drain(scanner->partition().rows.get());
-  EXPECT_EQ(full.blocks_read, chunks);
-  EXPECT_LT(keys_only.blocks_read * 10, full.blocks_read);
+  EXPECT_EQ(full_blocks, chunks);
+  EXPECT_LT(keys_only_blocks * 10, full_blocks);
 }
 
 }  // namespace

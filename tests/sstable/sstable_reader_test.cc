@@ -68,7 +68,7 @@ TEST(SSTableReader, ConcurrentReadsFromManyThreads) {
           ++mismatches;
         }
       }
-      auto scanner = r->NewScanner(TokenRange{}, nullptr);
+      auto scanner = r->NewScanner(TokenInterval::All(), nullptr);
       size_t n = 0;
       for (; scanner->Valid(); scanner->Next()) ++n;
       if (n != partitions.size()) ++mismatches;

@@ -256,9 +256,9 @@ inline Result<SSTableStats> WriteTable(FileSystem* fs, const std::string& path,
 // Reads a whole partition back as a PartitionUpdate.
 inline Result<std::optional<PartitionUpdate>> ReadWhole(const SSTableReader& reader,
                                                         const DecoratedKey& key,
-                                                        ReadStats* stats = nullptr) {
+                                                        int64_t* blocks_read = nullptr) {
   CASSETTE_ASSIGN_OR_RETURN(auto content,
-                            reader.ReadPartition(key, ClusteringRange::All(), false, stats));
+                            reader.ReadPartition(key, ClusteringRange::All(), false, blocks_read));
   if (!content.has_value()) return std::optional<PartitionUpdate>();
   CASSETTE_ASSIGN_OR_RETURN(PartitionUpdate p, Materialize(*content));
   return std::optional<PartitionUpdate>(std::move(p));
