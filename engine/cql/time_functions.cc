@@ -98,7 +98,9 @@ std::string InstantText(int64_t millis) {
   int64_t y;
   unsigned m, d;
   CivilFromDays(days, &y, &m, &d);
-  char buffer[64];
+  // Room for every field at its widest type: g++ at -O0 cannot see that
+  // the hours, minutes and seconds are two digits, and warns.
+  char buffer[128];
   const char* sign = y > 9999 ? "+" : "";
   const int64_t h = ms / 3600000;
   ms %= 3600000;

@@ -33,6 +33,11 @@ done
 [ -z "$(ls -A "$prefix/include" | grep -vx cassette)" ] || fail "include/ holds more than cassette/"
 [ -f "$prefix/include/cassette/version.h" ] || fail "version.h is not installed"
 [ -x "$prefix/bin/cassette" ] || [ ! -e "$build_dir/tools/cassette" ] || fail "bin/cassette missing"
+# The installed command runs from the prefix (with a shared libcassette it
+# finds the library through its install RPATH).
+if [ -x "$prefix/bin/cassette" ]; then
+  "$prefix/bin/cassette" --version | grep -qx "cassette $version" || fail "bin/cassette --version"
+fi
 
 step "find_package consumer"
 cmake -S "$consumer" -B "$work/find-package" -G "$generator" -DCMAKE_BUILD_TYPE=Release \
@@ -46,7 +51,10 @@ export PKG_CONFIG_PATH=$prefix/$libdir/pkgconfig
 # shellcheck disable=SC2046  # pkg-config's output is a list of words
 "$cxx" -std=c++20 -O1 -o "$work/pkg-config-consumer" "$consumer/main.cc" \
   $(pkg-config --cflags cassette) $(pkg-config --static --libs cassette)
-"$work/pkg-config-consumer" "$work/data-pkg-config" "$version"
+# A program linked against a shared libcassette outside the loader's
+# paths needs them told, as a user of a private prefix would.
+LD_LIBRARY_PATH=$prefix/$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} \
+  "$work/pkg-config-consumer" "$work/data-pkg-config" "$version"
 
 step "add_subdirectory consumer"
 sub=$work/add-subdirectory
