@@ -171,6 +171,7 @@ std::string TableStatsJson(const TableStats& stats, const std::vector<Compaction
       {"expired_sstables_dropped", stats.expired_sstables_dropped},
       {"tombstones_purged", stats.tombstones_purged},
       {"late_writes", stats.late_writes},
+      {"background_errors", stats.background_errors},
   };
   for (const auto& [key, value] : compaction) {
     out += ",\"" + std::string(key) + "\":" + std::to_string(value);
@@ -248,6 +249,9 @@ std::string TableStatsText(const TableStats& stats, const std::vector<Compaction
   line("Expired SSTables dropped", std::to_string(stats.expired_sstables_dropped));
   line("Tombstones purged", std::to_string(stats.tombstones_purged));
   line("Late writes", std::to_string(stats.late_writes));
+  // Failed background flushes and compactions since the database opened
+  // (a read-only view runs none, so 0 there): the LOG file says why.
+  line("Background errors (since opened)", std::to_string(stats.background_errors));
   if (!stats.sstable_failures.empty()) {
     line("Damaged SSTables", std::to_string(stats.sstable_failures.size()));
     for (const SSTableFailure& failure : stats.sstable_failures) {

@@ -87,7 +87,8 @@ TEST_F(StatsCommandTest, JsonHasOneObjectPerTableWithTheDesignKeys) {
          {"\"keyspace\":\"iot\"", "\"sstable_count\":", "\"live_bytes\":", "\"bytes_on_disk\":",
           "\"bytes_written_by_users\":", "\"bytes_flushed\":", "\"bytes_compacted\":0",
           "\"write_amplification\":", "\"partition_size_p50\":", "\"partition_size_p99\":",
-          "\"partition_size_max\":", "\"tombstone_cells\":0", "\"sstables_per_window\":{"}) {
+          "\"partition_size_max\":", "\"tombstone_cells\":0", "\"sstables_per_window\":{",
+          "\"background_errors\":0"}) {
       EXPECT_NE(object.find(key), std::string::npos) << key << " in " << object;
     }
     EXPECT_EQ(object.front(), '{');
@@ -309,6 +310,18 @@ TEST_F(StatsCommandTest, WarnsOfADamagedHistoryFileWithFileAndOffset) {
       out_.str().find(",\"history_warnings\":[\"" + path + ": checksum mismatch at offset 8\"]"),
       std::string::npos)
       << out_.str();
+}
+
+// A table whose background flushes or compactions failed shows how many,
+// in both formats (the shell's STATS reports the open database's count).
+TEST(TableStatsOutputTest, ShowsBackgroundErrors) {
+  TableStats stats;
+  stats.keyspace = "iot";
+  stats.table = "sensors";
+  stats.background_errors = 3;
+  EXPECT_NE(TableStatsText(stats, nullptr).find("\t\tBackground errors (since opened): 3\n"),
+            std::string::npos);
+  EXPECT_NE(TableStatsJson(stats, nullptr).find(",\"background_errors\":3"), std::string::npos);
 }
 
 }  // namespace
