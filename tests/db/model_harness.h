@@ -286,7 +286,8 @@ class ModelHarness {
         << "recovered state is no prefix of the acknowledged writes after the last known sync"
         << "\n recovered: " << recovered
         << "\n   durable: " << RenderAll(worlds_.front().durable, now)
-        << "\n       all: " << RenderAll(worlds_.front().model, now) << "\nhistory:\n"
+        << "\n       all: " << RenderAll(worlds_.front().model, now) << DroppedWorlds()
+        << "\nhistory:\n"
         << history_;
     counts_.lost_unsynced += static_cast<int64_t>(fewest_lost);
     worlds_ = std::move(survivors);
@@ -302,13 +303,26 @@ class ModelHarness {
     for (const auto& [pk, token] : kModelKeys) out += model.Render(pk, now) + "|";
     return out;
   }
-  static void AddWorld(std::vector<ModelWorld>* worlds, const ModelWorld& world) {
+  void AddWorld(std::vector<ModelWorld>* worlds, const ModelWorld& world) {
     for (const ModelWorld& w : *worlds) {
       if (w == world) return;
     }
     // Past the cap a world is dropped: that can only make a later read
     // fail that some dropped world would explain, never pass a wrong one.
-    if (worlds->size() < kMaxWorlds) worlds->push_back(world);
+    // A failure after a drop says so (DroppedWorlds()).
+    if (worlds->size() < kMaxWorlds) {
+      worlds->push_back(world);
+    } else if (worlds_dropped_++ == 0) {
+      first_drop_ = std::to_string(counts_.operations) + " operations in";
+    }
+  }
+  // For a failure message: whether the world that explains the engine may
+  // have been dropped at the cap.
+  std::string DroppedWorlds() const {
+    if (worlds_dropped_ == 0) return "";
+    return "\n(" + std::to_string(worlds_dropped_) +
+           " possible worlds were dropped at the cap of " + std::to_string(kMaxWorlds) +
+           ", first " + first_drop_ + ": this failure may be the model's, not the engine's)";
   }
   void MarkDurable() {
     for (ModelWorld& world : worlds_) {
@@ -329,7 +343,7 @@ class ModelHarness {
     }
     if (kept.empty()) {
       FAIL() << what << "\n engine: " << got << "\n  model: " << first_expected << " ("
-             << worlds_.size() << " possible worlds)\nhistory:\n"
+             << worlds_.size() << " possible worlds)" << DroppedWorlds() << "\nhistory:\n"
              << history_;
     }
     worlds_ = std::move(kept);
@@ -345,6 +359,8 @@ class ModelHarness {
   std::optional<ModelQuery> pager_;
   std::string paging_state_;
   std::string history_;
+  int64_t worlds_dropped_ = 0;
+  std::string first_drop_;
   ModelCounts counts_;
 };
 
