@@ -122,7 +122,9 @@ TEST(RangeTombstoneCoverageTest, AgreesWithTheDefinitionOnRandomTombstones) {
       if (i == 0) continue;
       const int order = ComparePositions(segments[i - 1].end, segments[i].start);
       ASSERT_LE(order, 0);
-      if (order == 0) ASSERT_FALSE(segments[i - 1].deletion == segments[i].deletion);
+      if (order == 0) {
+        ASSERT_FALSE(segments[i - 1].deletion == segments[i].deletion);
+      }
     }
   }
 }
