@@ -272,15 +272,21 @@ class ModelHarness {
     size_t fewest_lost = SIZE_MAX;
     for (const ModelWorld& world : worlds_) {
       ModelWorld candidate{world.durable, world.durable, {}, std::nullopt};
+      // The prefixes that match, longest first: past the cap of worlds the
+      // later ones are dropped, and the engine usually keeps more than the
+      // rule promises (it syncs at segment switches and flushes), so the
+      // worlds where more writes survived are the likelier ones.
+      std::vector<ModelWorld> matches;
       for (size_t k = 0;; ++k) {
         if (RenderAll(candidate.model, now) == recovered) {
           candidate.durable = candidate.model;
-          AddWorld(&survivors, candidate);
+          matches.push_back(candidate);
           fewest_lost = std::min(fewest_lost, world.unsynced.size() - k);
         }
         if (k == world.unsynced.size()) break;
         for (const ModelWrite& write : world.unsynced[k]) candidate.model.Apply(write);
       }
+      for (auto it = matches.rbegin(); it != matches.rend(); ++it) AddWorld(&survivors, *it);
     }
     ASSERT_FALSE(survivors.empty())
         << "recovered state is no prefix of the acknowledged writes after the last known sync"
