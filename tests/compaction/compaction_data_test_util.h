@@ -27,6 +27,7 @@
 #include "engine/mutation/partition_update.h"
 #include "engine/sstable/sstable_reader.h"
 #include "engine/sstable/sstable_writer.h"
+#include "tests/mutation/partition_maker.h"
 
 namespace cassette::compaction_data_test {
 
@@ -255,40 +256,6 @@ inline Result<CompactionRun> RunCompaction(
   return run;
 }
 
-// A PartitionIterator over partitions held in memory (a memtable stand-in),
-// optionally ending with an error.
-class VectorPartitionIterator final : public PartitionIterator {
- public:
-  explicit VectorPartitionIterator(std::vector<PartitionUpdate> partitions,
-                                   Status end_status = Status::OK())
-      : partitions_(std::move(partitions)), end_status_(std::move(end_status)) {
-    std::sort(partitions_.begin(), partitions_.end(),
-              [](const PartitionUpdate& a, const PartitionUpdate& b) { return a.key < b.key; });
-    Load();
-  }
-  bool Valid() const override { return pos_ < partitions_.size(); }
-  PartitionContent& partition() override { return content_; }
-  void Next() override {
-    ++pos_;
-    Load();
-  }
-  Status status() const override { return Valid() ? Status::OK() : end_status_; }
-
- private:
-  void Load() {
-    if (!Valid()) return;
-    const PartitionUpdate& p = partitions_[pos_];
-    content_.key = p.key;
-    content_.partition_deletion = p.partition_deletion;
-    content_.static_row = p.static_row;
-    content_.range_tombstones = p.range_tombstones;
-    content_.rows = std::make_unique<VectorRowIterator>(p.rows);
-  }
-
-  std::vector<PartitionUpdate> partitions_;
-  Status end_status_;
-  size_t pos_ = 0;
-  PartitionContent content_;
-};
+using mutation_test::VectorPartitionIterator;
 
 }  // namespace cassette::compaction_data_test

@@ -22,25 +22,6 @@ namespace {
 
 constexpr int64_t kHour = 3600;
 
-// ks.ts (sensor int, ts timestamp, v int, PRIMARY KEY (sensor, ts)).
-TableSchema SeriesTable(std::map<std::string, std::string> compaction, int32_t ttl,
-                        int32_t gc_grace) {
-  TableSchema schema("ks", "ts");
-  schema.AddPartitionKey("sensor", DataType::Int())
-      .AddClustering("ts", DataType::Timestamp())
-      .AddRegular("v", DataType::Int());
-  schema.mutable_options().compaction = std::move(compaction);
-  schema.mutable_options().default_time_to_live = ttl;
-  schema.mutable_options().gc_grace_seconds = gc_grace;
-  return schema;
-}
-
-std::map<std::string, std::string> HourlyTwcs() {
-  return {{"class", "TimeWindowCompactionStrategy"},
-          {"compaction_window_unit", "HOURS"},
-          {"compaction_window_size", "1"}};
-}
-
 class CompactionTest : public ::testing::Test {
  protected:
   void Open(Options options) { ASSERT_OK(t_.Open(options)); }
@@ -58,24 +39,8 @@ class CompactionTest : public ::testing::Test {
       ASSERT_OK(t_.db->Apply(m));
     }
   }
-  int64_t CountRows(int sensors) {
-    int64_t rows = 0;
-    for (int s = 0; s < sensors; ++s) {
-      ReadQuery query;
-      query.keyspace = "ks";
-      query.table = "ts";
-      query.partition_keys = {{Value::Int(s)}};
-      auto result = t_.db->Read(query);
-      EXPECT_TRUE(result.ok()) << result.status().ToString();
-      if (result.ok()) rows += static_cast<int64_t>(result->rows.size());
-    }
-    return rows;
-  }
-  TableStats Stats() {
-    auto stats = t_.db->GetTableStats("ks", "ts");
-    EXPECT_TRUE(stats.ok()) << stats.status().ToString();
-    return stats.ok() ? *stats : TableStats{};
-  }
+  int64_t CountRows(int sensors) { return SeriesRows(*t_.db, sensors); }
+  TableStats Stats() { return StatsOf(*t_.db, "ks", "ts"); }
   TestDb t_;
 };
 
@@ -645,11 +610,7 @@ class IncrementalCompactionTest : public ::testing::Test {
     ASSERT_TRUE(db.ok()) << db.status().ToString();
     db_ = std::move(db).value();
   }
-  TableStats Stats() {
-    auto stats = db_->GetTableStats("ks", "blobs");
-    EXPECT_TRUE(stats.ok());
-    return stats.ok() ? *stats : TableStats{};
-  }
+  TableStats Stats() { return StatsOf(*db_, "ks", "blobs"); }
   // Every partition is there, exactly once (a full scan counts duplicates).
   void ExpectEveryPartitionOnce() {
     ReadQuery scan;

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -53,6 +54,49 @@ struct TestDb {
   }
   void Advance(int64_t seconds) { ASSERT_TRUE(clock->Advance(seconds * 1'000'000).ok()); }
 };
+
+// The table's stats; empty, with the failure reported, when they cannot be
+// read.
+inline TableStats StatsOf(Database& db, const std::string& keyspace, const std::string& table) {
+  auto stats = db.GetTableStats(keyspace, table);
+  EXPECT_TRUE(stats.ok()) << stats.status().ToString();
+  return stats.ok() ? *stats : TableStats{};
+}
+
+// ks.ts (sensor int, ts timestamp, v int, PRIMARY KEY (sensor, ts)): the
+// time series the compaction and logging tests write.
+inline TableSchema SeriesTable(std::map<std::string, std::string> compaction, int32_t ttl = 0,
+                               int32_t gc_grace = 0) {
+  TableSchema schema("ks", "ts");
+  schema.AddPartitionKey("sensor", DataType::Int())
+      .AddClustering("ts", DataType::Timestamp())
+      .AddRegular("v", DataType::Int());
+  schema.mutable_options().compaction = std::move(compaction);
+  schema.mutable_options().default_time_to_live = ttl;
+  schema.mutable_options().gc_grace_seconds = gc_grace;
+  return schema;
+}
+
+inline std::map<std::string, std::string> HourlyTwcs() {
+  return {{"class", "TimeWindowCompactionStrategy"},
+          {"compaction_window_unit", "HOURS"},
+          {"compaction_window_size", "1"}};
+}
+
+// How many rows sensors 0 .. sensors - 1 hold in ks.ts.
+inline int64_t SeriesRows(Database& db, int sensors) {
+  int64_t rows = 0;
+  for (int s = 0; s < sensors; ++s) {
+    ReadQuery query;
+    query.keyspace = "ks";
+    query.table = "ts";
+    query.partition_keys = {{Value::Int(s)}};
+    auto result = db.Read(query);
+    EXPECT_TRUE(result.ok()) << result.status().ToString();
+    if (result.ok()) rows += static_cast<int64_t>(result->rows.size());
+  }
+  return rows;
+}
 
 // ks.t (pk int, ck int, v int, s int static, tags set<text>, PRIMARY KEY (pk, ck)).
 inline TableSchema SimpleTable(const std::string& keyspace = "ks", const std::string& name = "t") {

@@ -26,13 +26,8 @@ class ExpiryLagTest : public ::testing::Test {
   void Open(const std::map<std::string, std::string>& compaction) {
     ASSERT_OK(t_.Open(t_.MakeOptions()));
     ASSERT_OK(t_.db->CreateKeyspace({.name = "ks"}));
-    TableSchema schema("ks", "ts");
-    schema.AddPartitionKey("sensor", DataType::Int())
-        .AddClustering("ts", DataType::Timestamp())
-        .AddRegular("v", DataType::Int());
-    schema.mutable_options().compaction = compaction;
-    schema.mutable_options().gc_grace_seconds = kHour;
-    ASSERT_OK(t_.db->CreateTable(schema));
+    ASSERT_OK(t_.db->CreateTable(
+        SeriesTable(compaction, /*ttl=*/0, /*gc_grace=*/static_cast<int32_t>(kHour))));
   }
   // `rows` readings of sensor `sensor` at the clock, with `ttl` (0: none).
   void Write(int sensor, int rows, int32_t ttl) {
@@ -43,18 +38,12 @@ class ExpiryLagTest : public ::testing::Test {
       ASSERT_OK(t_.db->Apply(m));
     }
   }
-  TableStats Stats() {
-    auto stats = t_.db->GetTableStats("ks", "ts");
-    EXPECT_TRUE(stats.ok()) << stats.status().ToString();
-    return stats.ok() ? *stats : TableStats{};
-  }
+  TableStats Stats() { return StatsOf(*t_.db, "ks", "ts"); }
   TestDb t_;
 };
 
 TEST_F(ExpiryLagTest, AnExpiredFileDroppedWholeLeavesWithHowLongItWaited) {
-  Open({{"class", "TimeWindowCompactionStrategy"},
-        {"compaction_window_unit", "HOURS"},
-        {"compaction_window_size", "1"}});
+  Open(HourlyTwcs());
   Write(1, 100, static_cast<int32_t>(kHour));
   ASSERT_OK(t_.db->Flush());
   const int64_t file_bytes = Stats().bytes_on_disk;

@@ -81,11 +81,7 @@ class HistoryTest : public ::testing::Test {
     ASSERT_OK(t_.db->CompactMajor("ks", "t"));
   }
 
-  TableStats Stats() {
-    auto stats = t_.db->GetTableStats("ks", "t");
-    EXPECT_TRUE(stats.ok()) << stats.status().ToString();
-    return stats.ok() ? *stats : TableStats{};
-  }
+  TableStats Stats() { return StatsOf(*t_.db, "ks", "t"); }
 
   TestDb t_;
 };

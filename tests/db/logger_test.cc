@@ -37,37 +37,7 @@ Mutation Reading(int32_t sensor, int64_t millis, int32_t v) {
   return m;
 }
 
-// ks.ts (sensor int, ts timestamp, v int, PRIMARY KEY (sensor, ts)).
-TableSchema SeriesTable(std::map<std::string, std::string> compaction, int32_t ttl = 0) {
-  TableSchema schema("ks", "ts");
-  schema.AddPartitionKey("sensor", DataType::Int())
-      .AddClustering("ts", DataType::Timestamp())
-      .AddRegular("v", DataType::Int());
-  schema.mutable_options().compaction = std::move(compaction);
-  schema.mutable_options().default_time_to_live = ttl;
-  schema.mutable_options().gc_grace_seconds = 0;
-  return schema;
-}
-
-int64_t Rows(Database& db, int sensors) {
-  int64_t rows = 0;
-  for (int s = 0; s < sensors; ++s) {
-    ReadQuery query;
-    query.keyspace = "ks";
-    query.table = "ts";
-    query.partition_keys = {{Value::Int(s)}};
-    auto result = db.Read(query);
-    EXPECT_TRUE(result.ok()) << result.status().ToString();
-    if (result.ok()) rows += static_cast<int64_t>(result->rows.size());
-  }
-  return rows;
-}
-
-TableStats Stats(Database& db) {
-  auto stats = db.GetTableStats("ks", "ts");
-  EXPECT_TRUE(stats.ok()) << stats.status().ToString();
-  return stats.ok() ? *stats : TableStats{};
-}
+TableStats Stats(Database& db) { return StatsOf(db, "ks", "ts"); }
 
 // Opens /db with `options` and creates ks.ts (STCS); null (with the
 // failure reported) when either step fails.
@@ -188,9 +158,7 @@ TEST(LoggerTest, WholeSSTableExpirationsAndGuardrailsAreLogged) {
   options.logger = logger;
   ASSERT_OK(t.Open(options));
   ASSERT_OK(t.db->CreateKeyspace({.name = "ks"}));
-  const std::map<std::string, std::string> hourly = {{"class", "TimeWindowCompactionStrategy"},
-                                                     {"compaction_window_unit", "HOURS"},
-                                                     {"compaction_window_size", "1"}};
+  const std::map<std::string, std::string> hourly = HourlyTwcs();
   std::vector<std::string> warnings;
   ASSERT_OK(t.db->CreateTable(SeriesTable(hourly, static_cast<int32_t>(kHour)), false, &warnings));
   for (const std::string& warning : warnings) {
@@ -241,7 +209,7 @@ TEST(BackgroundFailureTest, FlushFailingThreeTimesIsRetriedWithBackoffAndRefuses
             std::string::npos)
       << refused.ToString();
   EXPECT_NE(refused.message().find("injected fault"), std::string::npos);
-  EXPECT_EQ(Rows(*db, 50), written);
+  EXPECT_EQ(SeriesRows(*db, 50), written);
 
   // Not due before its time; then one retry per due time, each delay twice
   // the one before.
@@ -272,7 +240,7 @@ TEST(BackgroundFailureTest, FlushFailingThreeTimesIsRetriedWithBackoffAndRefuses
   EXPECT_EQ(stats.background_errors, 3);
   EXPECT_EQ(stats.sstable_count, 1);
   ASSERT_OK(db->Apply(Reading(0, 1, 2)));  // accepted again
-  EXPECT_EQ(Rows(*db, 50), written + 1);
+  EXPECT_EQ(SeriesRows(*db, 50), written + 1);
 }
 
 TEST(BackgroundFailureTest, TheDelayIsCappedAndAnExplicitFlushClearsTheFailure) {
@@ -371,7 +339,7 @@ TEST(BackgroundFailureTest, CompactionFailureIsRetriedWithoutRefusingWrites) {
   EXPECT_EQ(stats.sstable_count, 1);
   EXPECT_EQ(logger->Count("INFO compaction of ks.ts succeeded after 2 failures in a row"), 1)
       << logger->All();
-  EXPECT_EQ(Rows(*db, 10), 43);
+  EXPECT_EQ(SeriesRows(*db, 10), 43);
 }
 
 }  // namespace

@@ -55,11 +55,7 @@ std::vector<Mutation> Batch(int first) {
   return batch;
 }
 
-TableStats Stats(Database& db) {
-  auto stats = db.GetTableStats("ks", "t");
-  EXPECT_TRUE(stats.ok()) << stats.status().ToString();
-  return stats.ok() ? *stats : TableStats{};
-}
+TableStats Stats(Database& db) { return StatsOf(db, "ks", "t"); }
 
 // Every row 0 .. rows - 1 is there, once, with its payload; nothing else.
 void ExpectRows(Database& db, int rows) {

@@ -95,11 +95,16 @@ class PartitionMaker {
   PartitionUpdate update_;
 };
 
-// Iterates a sorted vector of partition updates as one source's scan.
+// Iterates partition updates as one source's scan (sorted here into
+// partition order, as a source hands them out), optionally ending with an
+// error: a memtable stand-in for the merge, read and compaction tests.
 class VectorPartitionIterator final : public PartitionIterator {
  public:
-  explicit VectorPartitionIterator(std::vector<PartitionUpdate> partitions)
-      : partitions_(std::move(partitions)) {
+  explicit VectorPartitionIterator(std::vector<PartitionUpdate> partitions,
+                                   Status end_status = Status::OK())
+      : partitions_(std::move(partitions)), end_status_(std::move(end_status)) {
+    std::sort(partitions_.begin(), partitions_.end(),
+              [](const PartitionUpdate& a, const PartitionUpdate& b) { return a.key < b.key; });
     Load();
   }
   bool Valid() const override { return pos_ < partitions_.size(); }
@@ -108,7 +113,7 @@ class VectorPartitionIterator final : public PartitionIterator {
     ++pos_;
     Load();
   }
-  Status status() const override { return Status::OK(); }
+  Status status() const override { return Valid() ? Status::OK() : end_status_; }
 
  private:
   void Load() {
@@ -120,7 +125,9 @@ class VectorPartitionIterator final : public PartitionIterator {
     content_.range_tombstones = p.range_tombstones;
     content_.rows = std::make_unique<VectorRowIterator>(p.rows);
   }
+
   std::vector<PartitionUpdate> partitions_;
+  Status end_status_;
   size_t pos_ = 0;
   PartitionContent content_;
 };
