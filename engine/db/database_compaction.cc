@@ -264,19 +264,18 @@ Result<bool> DatabaseImpl::ExecuteCompaction(const std::shared_ptr<Table>& table
   bool completed = true;
   bool any_step_done = false;
   for (const int64_t step_end : step_ends) {
-    TokenRange range;
-    if (previous_end) {
-      range.start = *previous_end;
-      range.start_inclusive = false;
-    }
-    range.end = step_end;
+    // This step's tokens: after the previous step's end, up to its own.
+    const std::optional<TokenInterval> step_tokens = TokenInterval::Of(
+        previous_end.value_or(INT64_MIN), !previous_end.has_value(), step_end, true);
     previous_end = step_end;
+    if (!step_tokens) continue;
+    const TokenInterval& range = *step_tokens;
     std::vector<Table::LiveSSTable> step_inputs;
     uint64_t worst_case_output = 0;
     for (const Table::LiveSSTable& input : remaining) {
       const SSTableStats& stats = input.reader->stats();
-      if (stats.partition_count == 0 || stats.first_key.token > range.end ||
-          stats.last_key.token < range.start || !CoveredRange(range, input.start_after_token)) {
+      if (stats.partition_count == 0 || stats.first_key.token > range.last ||
+          stats.last_key.token < range.first || !CoveredRange(range, input.start_after_token)) {
         continue;
       }
       step_inputs.push_back(input);
@@ -516,7 +515,7 @@ CompactionController::MemtableMinTimestamp DatabaseImpl::NewerSourcesMinTimestam
 Result<std::vector<Table::LiveSSTable>> DatabaseImpl::WriteCompactionOutputs(
     const std::shared_ptr<Table>& table,
     const CompactionController::MemtableMinTimestamp& newer_sources, const TableSchema& schema,
-    const CompactionTask& task, const TokenRange& range,
+    const CompactionTask& task, const TokenInterval& range,
     const std::vector<Table::LiveSSTable>& inputs,
     const std::vector<std::shared_ptr<const SSTableReader>>& others, CompactionRecord* record) {
   const int64_t now_micros = options_.clock->WallMicros();

@@ -226,7 +226,7 @@ class DatabaseImpl final : public Database {
   Result<std::vector<Table::LiveSSTable>> WriteCompactionOutputs(
       const std::shared_ptr<Table>& table,
       const CompactionController::MemtableMinTimestamp& newer_sources, const TableSchema& schema,
-      const CompactionTask& task, const TokenRange& range,
+      const CompactionTask& task, const TokenInterval& range,
       const std::vector<Table::LiveSSTable>& inputs,
       const std::vector<std::shared_ptr<const SSTableReader>>& others, CompactionRecord* record);
   // Swaps `removed` for `outputs` and moves the start of partially consumed

@@ -7,15 +7,14 @@
 
 namespace cassette {
 
-std::optional<TokenInterval> CoveredRange(const TokenRange& range,
+std::optional<TokenInterval> CoveredRange(const TokenInterval& tokens,
                                           std::optional<int64_t> start_after_token) {
-  std::optional<TokenInterval> tokens =
-      TokenInterval::Of(range.start, range.start_inclusive, range.end, range.end_inclusive);
-  if (!tokens || !start_after_token) return tokens;
+  if (!start_after_token) return tokens;
   if (*start_after_token == INT64_MAX) return std::nullopt;
-  tokens->first = std::max(tokens->first, *start_after_token + 1);
-  if (tokens->first > tokens->last) return std::nullopt;
-  return tokens;
+  TokenInterval covered = tokens;
+  covered.first = std::max(covered.first, *start_after_token + 1);
+  if (covered.first > covered.last) return std::nullopt;
+  return covered;
 }
 
 namespace {
@@ -157,14 +156,13 @@ Result<std::vector<PartitionContent>> ViewReadSource::ReadPartition(const Decora
 }
 
 Result<std::vector<std::unique_ptr<PartitionIterator>>> ViewReadSource::ScanPartitions(
-    const TokenRange& range, ReadStats* stats) {
+    const TokenInterval& tokens, ReadStats* stats) {
   std::vector<std::unique_ptr<PartitionIterator>> iterators;
-  const std::optional<TokenInterval> tokens = CoveredRange(range, std::nullopt);
   for (const auto& memtable : {view_->active, view_->flushing}) {
-    if (memtable && tokens) iterators.push_back(memtable->NewIterator(*tokens));
+    if (memtable) iterators.push_back(memtable->NewIterator(tokens));
   }
   for (const auto& sstable : view_->sstables) {
-    std::optional<TokenInterval> covered = CoveredRange(range, sstable.start_after_token);
+    std::optional<TokenInterval> covered = CoveredRange(tokens, sstable.start_after_token);
     if (covered) iterators.push_back(sstable.reader->NewScanner(*covered, &stats->blocks_read));
   }
   return iterators;

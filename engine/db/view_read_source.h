@@ -18,9 +18,9 @@
 
 namespace cassette {
 
-// The tokens of `range` above `start_after_token` (a partially released
-// compaction input), as the sources scan them; nullopt when none is left.
-std::optional<TokenInterval> CoveredRange(const TokenRange& range,
+// The tokens of `tokens` above `start_after_token` (a partially released
+// compaction input); nullopt when none is left.
+std::optional<TokenInterval> CoveredRange(const TokenInterval& tokens,
                                           std::optional<int64_t> start_after_token);
 
 // For tests only (tests/db/sstable_skip_pairing_test.cc): while false,
@@ -37,8 +37,8 @@ class ViewReadSource final : public ReadSource {
   Result<std::vector<PartitionContent>> ReadPartition(const DecoratedKey& key,
                                                       const ClusteringRange& range, bool reversed,
                                                       ReadStats* stats) override;
-  Result<std::vector<std::unique_ptr<PartitionIterator>>> ScanPartitions(const TokenRange& range,
-                                                                         ReadStats* stats) override;
+  Result<std::vector<std::unique_ptr<PartitionIterator>>> ScanPartitions(
+      const TokenInterval& tokens, ReadStats* stats) override;
 
  private:
   std::shared_ptr<const Table::View> view_;

@@ -17,15 +17,6 @@
 namespace cassette {
 namespace {
 
-bool InTokenRange(const TokenRange& r, int64_t token) {
-  if (token < r.start || (token == r.start && !r.start_inclusive)) return false;
-  return token < r.end || (token == r.end && r.end_inclusive);
-}
-
-bool IsEmpty(const TokenRange& r) {
-  return r.start > r.end || (r.start == r.end && !(r.start_inclusive && r.end_inclusive));
-}
-
 Status InvalidPagingState() { return Status::InvalidRequest("Invalid value for the paging state"); }
 
 // One execution of a command: the state a read carries from partition to
@@ -167,19 +158,20 @@ Result<bool> ReadExecution::ReadKeys() {
 }
 
 Result<bool> ReadExecution::ScanRange() {
-  TokenRange range = cmd_.token_range.value_or(TokenRange{});
+  const TokenRange range = cmd_.token_range.value_or(TokenRange{});
+  std::optional<TokenInterval> tokens =
+      TokenInterval::Of(range.start, range.start_inclusive, range.end, range.end_inclusive);
   if (resume_) {
-    if (!InTokenRange(range, resume_->partition.token)) return InvalidPagingState();
-    range.start = resume_->partition.token;
-    range.start_inclusive = true;
+    if (!tokens || !tokens->Contains(resume_->partition.token)) return InvalidPagingState();
+    tokens->first = resume_->partition.token;
   }
-  if (IsEmpty(range)) return false;
+  if (!tokens) return false;
   CASSETTE_ASSIGN_OR_RETURN(std::vector<std::unique_ptr<PartitionIterator>> scanners,
-                            source_->ScanPartitions(range, &result_.stats));
+                            source_->ScanPartitions(*tokens, &result_.stats));
   MergingPartitionIterator partitions(std::move(scanners));
   for (; partitions.Valid(); partitions.Next()) {
     const DecoratedKey& key = partitions.key();
-    if (!InTokenRange(range, key.token)) continue;
+    if (!tokens->Contains(key.token)) continue;
     const PagingState* resume = nullptr;
     if (resume_) {
       if (key < resume_->partition) continue;

@@ -11,6 +11,7 @@
 #include "engine/mutation/clustering_bound.h"
 #include "engine/mutation/decorated_key.h"
 #include "engine/mutation/partition_source.h"
+#include "engine/mutation/token_interval.h"
 
 namespace cassette {
 
@@ -23,10 +24,10 @@ class ReadSource {
   virtual Result<std::vector<PartitionContent>> ReadPartition(const DecoratedKey& key,
                                                               const ClusteringRange& range,
                                                               bool reversed, ReadStats* stats) = 0;
-  // One iterator per source over its partitions in `range`, in partition
-  // order. The read path only uses their keys.
+  // One iterator per source over its partitions whose tokens are in
+  // `tokens`, in partition order. The read path only uses their keys.
   virtual Result<std::vector<std::unique_ptr<PartitionIterator>>> ScanPartitions(
-      const TokenRange& range, ReadStats* stats) = 0;
+      const TokenInterval& tokens, ReadStats* stats) = 0;
 };
 
 }  // namespace cassette

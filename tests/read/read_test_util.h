@@ -109,16 +109,13 @@ class FakeReadSource final : public ReadSource {
   }
 
   Result<std::vector<std::unique_ptr<PartitionIterator>>> ScanPartitions(
-      const TokenRange& range, ReadStats* /*stats*/) override {
+      const TokenInterval& tokens, ReadStats* /*stats*/) override {
     ++scan_calls;
     std::vector<std::unique_ptr<PartitionIterator>> out;
     for (const Source& source : sources_) {
       std::vector<PartitionUpdate> in_range;
       for (const PartitionUpdate& p : source.partitions) {
-        int64_t t = p.key.token;
-        bool after_start = t > range.start || (t == range.start && range.start_inclusive);
-        bool before_end = t < range.end || (t == range.end && range.end_inclusive);
-        if (after_start && before_end) in_range.push_back(p);
+        if (tokens.Contains(p.key.token)) in_range.push_back(p);
       }
       out.push_back(std::make_unique<VectorPartitionIterator>(std::move(in_range)));
     }
